@@ -1,0 +1,54 @@
+package model
+
+// Result is what one run of a scenario produced, in either engine. JSON names are the
+// CLI's output contract (../shared/spec/CLI.md, `run --format json`).
+type Result struct {
+	Scenario  string       `json:"scenario"`
+	Engine    string       `json:"engine"` // "fluid" or "packet"
+	Form      string       `json:"form,omitempty"`
+	DropRule  DropRule     `json:"drop_rule,omitempty"`
+	Seed      uint64       `json:"seed"`
+	DurationS float64      `json:"duration_s"`
+	Flows     []FlowResult `json:"flows"`
+	Links     []LinkResult `json:"links"`
+	// Trace holds samples every SampleS seconds when requested.
+	Trace []Sample `json:"-"`
+}
+
+// FlowResult summarises one flow over its active time.
+type FlowResult struct {
+	Flow              int      `json:"flow"`
+	Name              string   `json:"name"`
+	Algorithm         string   `json:"algorithm"`
+	Path              string   `json:"path"`
+	MeanThroughputBps float64  `json:"mean_throughput_bps"` // every delivered byte × 8 / active time
+	MeanCwndPkts      float64  `json:"mean_cwnd_pkts"`      // time average over the active time
+	LossEvents        int      `json:"loss_events"`         // window reductions (fluid: located loss events)
+	Timeouts          int      `json:"timeouts"`
+	SentPkts          float64  `json:"sent_pkts"`      // data packets sent, retransmissions included
+	DeliveredPkts     float64  `json:"delivered_pkts"` // data packets arriving at the receiver, retransmitted copies included
+	DroppedPkts       float64  `json:"dropped_pkts"`
+	GoodputBps        float64  `json:"goodput_bps"`       // unique data bytes delivered × 8 / active time
+	CompletionTimeS   *float64 `json:"completion_time_s"` // nil for long-lived flows
+	ActiveS           float64  `json:"active_s"`
+}
+
+// LinkResult summarises one link.
+type LinkResult struct {
+	Link          string  `json:"link"`
+	MeanQueuePkts float64 `json:"mean_queue_pkts"`
+	Utilisation   float64 `json:"utilisation"` // departures / capacity over the run
+	DroppedPkts   float64 `json:"dropped_pkts"`
+}
+
+// Sample is one row of a time series: one flow (Flow >= 0) or one link (Flow = -1, Link set).
+type Sample struct {
+	TS        float64 `json:"t_s"`
+	Flow      int     `json:"flow"`
+	Link      string  `json:"link,omitempty"`
+	CwndPkts  float64 `json:"cwnd_pkts"`
+	Ssthresh  float64 `json:"ssthresh_pkts"`
+	RateBps   float64 `json:"rate_bps"`
+	RTTS      float64 `json:"rtt_s"`
+	QueuePkts float64 `json:"queue_pkts"`
+}

@@ -1,0 +1,121 @@
+package model
+
+// Scenario is a network and the traffic on it, in the units users write: bit/s, bytes and
+// seconds. The engines convert to packets and packets/s internally. Validate checks every
+// field and resolves defaults; both engines run only validated scenarios.
+type Scenario struct {
+	Name        string
+	Description string
+	DurationS   float64 // simulated time, s
+	Links       []Link
+	Paths       []Path
+	Flows       []Flow
+	CBR         []CBR        // constant-bit-rate (UDP) cross traffic
+	Events      []TimedEvent // link down/up, delay change
+	// DropRule selects which flows see a loss when a drop-tail queue overflows in the
+	// fluid engine. Default DropSynchronized.
+	DropRule DropRule
+}
+
+// QueueKind is a bottleneck queue discipline.
+type QueueKind string
+
+const (
+	QueueDropTail QueueKind = "droptail"
+	QueueRED      QueueKind = "red"
+)
+
+// DropRule is the fluid engine's rule for which flows see a drop-tail overflow.
+type DropRule string
+
+const (
+	// DropSynchronized: every flow crossing the full queue sees one loss event.
+	DropSynchronized DropRule = "synchronized"
+	// DropProportional: one flow sees the loss, chosen with probability equal to its share of
+	// the arrivals at the full queue (seeded generator).
+	DropProportional DropRule = "proportional"
+)
+
+// LossModel is a link's non-congestion loss process.
+type LossModel string
+
+const (
+	LossNone     LossModel = "none"
+	LossRandom   LossModel = "random"   // Bernoulli per packet; fluid: Poisson of intensity p·rate
+	LossPeriodic LossModel = "periodic" // one loss each 1/p packets a flow sends across the link
+)
+
+// Link is a unidirectional bottleneck-capable link; the reverse (ACK) direction is taken
+// as uncongested with the same propagation delay.
+type Link struct {
+	Name        string
+	CapacityBps float64 // bit/s, > 0
+	DelayS      float64 // one-way propagation delay, s, >= 0
+	// BufferPkts is the queue limit in packets. When BufferBDP > 0 it is resolved by
+	// Validate as BufferBDP × (bandwidth-delay product of the link's slowest path, in
+	// packets of the largest MSS using it), rounded up.
+	BufferPkts float64
+	BufferBDP  float64
+	Queue      QueueKind // default drop-tail
+	RED        RED
+	Loss       LossModel // default none
+	LossP      float64   // loss probability per packet, [0, 1)
+}
+
+// RED holds Floyd–Jacobson RED parameters (ns-2 defaults in Validate when zero).
+type RED struct {
+	MinThPkts float64
+	MaxThPkts float64
+	MaxP      float64 // drop probability at MaxThPkts
+	Weight    float64 // EWMA weight of the average queue
+}
+
+// Path is a sequence of links from sender to receiver.
+type Path struct {
+	Name  string
+	Links []string // link names in order
+}
+
+// Flow is one TCP connection (or, later, one multi-path connection).
+type Flow struct {
+	Name      string
+	Algorithm string             // registered algorithm name
+	Params    map[string]float64 // algorithm parameter overrides
+	Path      string
+	StartS    float64 // s
+	StopS     float64 // s; 0 means the end of the scenario
+	SizeBytes float64 // 0: long-lived; else a finite transfer of this many bytes
+	MSSBytes  float64 // packet size in bytes; default 1460
+	// RwndBytes is the receiver window; default 65535 without window scaling and
+	// 2^30 bytes with it. Without scaling it may not exceed 65535.
+	RwndBytes     float64
+	WindowScaling bool
+	InitialCwnd   float64 // packets, default 1
+}
+
+// CBR is constant-bit-rate cross traffic over a path.
+type CBR struct {
+	Name        string
+	Path        string
+	RateBps     float64 // bit/s
+	PacketBytes float64 // bytes, default 1000
+	StartS      float64
+	StopS       float64 // 0: the end of the scenario
+}
+
+// EventKind is a timed change of the network.
+type EventKind string
+
+const (
+	EventLinkDown    EventKind = "link-down"
+	EventLinkUp      EventKind = "link-up"
+	EventDelayChange EventKind = "delay-change"
+)
+
+// TimedEvent changes a link at a time.
+type TimedEvent struct {
+	AtS    float64
+	Kind   EventKind
+	Link   string
+	DelayS float64 // new one-way delay for delay-change (and optionally link-up), s
+}
