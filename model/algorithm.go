@@ -1,8 +1,10 @@
 package model
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 )
@@ -89,13 +91,30 @@ type EventLaw interface {
 
 // Param is one documented algorithm parameter.
 type Param struct {
-	Name     string  // short name used in --param algo.name=value
-	Value    float64 // current value
-	Default  float64
-	Unit     string // "packets", "s", "1" for dimensionless, ...
-	Min, Max float64
-	Source   string // where the default comes from
-	Doc      string
+	Name    string  `json:"name"`  // short name used in --param algo.name=value
+	Value   float64 `json:"value"` // current value
+	Default float64 `json:"default"`
+	Unit    string  `json:"unit"` // "packets", "s", "1" for dimensionless, ...
+	Min     float64 `json:"-"`    // allowed range; ±Inf for unbounded (JSON: null)
+	Max     float64 `json:"-"`
+	Source  string  `json:"source"` // where the default comes from
+	Doc     string  `json:"doc"`
+}
+
+// MarshalJSON writes an unbounded range end as null, since JSON has no infinity.
+func (p Param) MarshalJSON() ([]byte, error) {
+	type plain Param
+	bound := func(v float64) *float64 {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		plain
+		Min *float64 `json:"min"`
+		Max *float64 `json:"max"`
+	}{plain(p), bound(p.Min), bound(p.Max)})
 }
 
 // Algorithm is a congestion-control algorithm: documented parameters and a factory of

@@ -91,6 +91,9 @@ type Flow struct {
 	RwndBytes     float64
 	WindowScaling bool
 	InitialCwnd   float64 // packets, default 1
+	// InitialSsthresh is the first slow-start threshold in packets; 0 means the receiver
+	// window (slow start until the first loss).
+	InitialSsthresh float64
 }
 
 // CBR is constant-bit-rate cross traffic over a path.

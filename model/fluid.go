@@ -1,0 +1,1030 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tcpfluid/tcpfluid/ode"
+)
+
+// FluidSettings configures the fluid engine. The zero value is usable.
+type FluidSettings struct {
+	// Seed drives every random draw (random-loss thresholds, the proportional drop rule).
+	Seed uint64
+	// SampleS is the trace interval in seconds; 0 records no trace.
+	SampleS float64
+	// RelTol and AbsTol are the Dormand–Prince tolerances; defaults 1e-6 and 1e-6
+	// (packets and bytes are O(1) or larger, so 1e-6 absolute is far below a packet).
+	RelTol, AbsTol float64
+	// MaxSteps bounds the accepted solver steps; default 50,000,000.
+	MaxSteps int
+}
+
+// ErrEngine wraps failures of the fluid engine that are not input errors.
+var ErrEngine = errors.New("fluid engine")
+
+// Fluid form and loss descriptions reported with every result.
+const (
+	FormHybrid = "hybrid" // sawtooth: continuous growth, located loss events, jumps
+)
+
+// link modes of the hybrid queue.
+const (
+	queueEmpty = iota // q = 0 and arrivals < capacity
+	queueBusy         // 0 < q < buffer
+	queueFull         // q = buffer and arrivals >= capacity: the excess is dropped
+)
+
+// guard slots per flow and per link.
+const (
+	flowGuardLaw = iota
+	flowGuardRandom
+	flowGuardPeriodic
+	flowGuardDrop
+	flowGuardDone
+	flowGuards
+)
+
+const (
+	linkGuardA = iota
+	linkGuardB
+	linkGuards
+)
+
+// flow variables after the law's own: counters integrated by the solver.
+const (
+	cntSent      = iota // packets sent
+	cntDelivered        // packets arriving at the receiver
+	cntDropped          // packets dropped (queue overflow, random loss)
+	cntRandom           // integrated random-loss intensity since the last random loss
+	cntPeriodic         // integrated periodic-loss intensity since the last periodic loss
+	cntOverflow         // packets of this flow dropped by a full queue since its last reaction
+	cntCwndTime         // ∫ cwnd dt, packet·s
+	flowCounters
+)
+
+// link variables.
+const (
+	lvQueue     = iota // bytes queued
+	lvDeparted         // bytes departed
+	lvQueueTime        // ∫ queue dt, byte·s
+	lvDropped          // bytes dropped by overflow
+	lvREDAvg           // RED average queue, bytes
+	linkVars
+)
+
+type fluidLink struct {
+	name      string
+	capBps    float64 // bytes/s when up
+	up        bool
+	delayS    float64 // one-way propagation delay, s
+	bufBytes  float64
+	refBytes  float64 // packet size used to report the queue in packets
+	mode      int
+	loss      LossModel
+	lossP     float64
+	red       bool
+	redParams RED
+	off       int // offset of the link's variables in the state vector
+	// per evaluation scratch
+	arrive  float64 // bytes/s
+	depart  float64
+	lossPkt float64 // RED drop probability at the current average
+}
+
+type fluidFlow struct {
+	name    string
+	algo    string
+	path    string
+	links   []int // link indices in path order
+	law     FluidLaw
+	mss     float64 // bytes
+	rwnd    float64 // packets
+	propRTT float64 // s
+	start   float64
+	stop    float64
+	sizePkt float64 // 0: long-lived
+	off     int     // offset of the law's variables
+	nLaw    int
+	active  bool
+	done    bool
+	// hybrid bookkeeping
+	randomThreshold float64
+	periodic        bool
+	randomLoss      bool
+	recoverUntil    float64 // losses before this time belong to the current recovery
+	reactAt         float64 // pending drop-tail reaction time, +Inf when none
+	recheckAt       float64 // synchronized rule: look again when the recovery ends
+	lossEvents      int
+	timeouts        int
+	completion      float64 // s since start, NaN until done
+	endT            float64
+	// per evaluation scratch
+	rtt     float64
+	rate    float64 // bytes/s sent
+	arrive  []float64
+	deliver float64
+}
+
+type fluidCBR struct {
+	links       []int
+	rate        float64 // bytes/s
+	start, stop float64
+	arrive      []float64
+}
+
+type timedAction struct {
+	t    float64
+	kind int
+	idx  int
+	ev   TimedEvent
+}
+
+const (
+	actFlowStart = iota
+	actFlowStop
+	actLink
+)
+
+// fluidSystem is one scenario assembled into a hybrid system.
+type fluidSystem struct {
+	sc      *Scenario
+	set     FluidSettings
+	rng     *rand.Rand
+	links   []fluidLink
+	order   []int // links in upstream-to-downstream order
+	flows   []fluidFlow
+	cbr     []fluidCBR
+	dim     int
+	obs     Observation
+	trace   []Sample
+	nextSmp float64
+	scratch *mat.VecDense
+	// cache of the network quantities for the last evaluated (t, y)
+	cacheT   float64
+	cacheY   *mat.VecDense
+	cacheGen int
+	gen      int
+	drv      *ode.Driver
+}
+
+// RunFluid integrates a validated scenario with the hybrid fluid engine: windows and
+// queues follow ODEs between events; losses, mode switches, flow starts and link events
+// are located by the solver and applied as jumps.
+func RunFluid(ctx context.Context, sc *Scenario, set FluidSettings) (*Result, error) {
+	sys, err := newFluidSystem(sc, set)
+	if err != nil {
+		return nil, err
+	}
+	return sys.run(ctx)
+}
+
+func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
+	if set.RelTol == 0 {
+		set.RelTol = 1e-6
+	}
+	if set.AbsTol == 0 {
+		set.AbsTol = 1e-6
+	}
+	if set.MaxSteps == 0 {
+		set.MaxSteps = 50_000_000
+	}
+	if set.SampleS < 0 || math.IsNaN(set.SampleS) {
+		return nil, fmt.Errorf("%w: sample interval %v s, want >= 0", ErrScenario, set.SampleS)
+	}
+	sys := &fluidSystem{sc: sc, set: set, rng: rand.New(rand.NewPCG(set.Seed, 0x7cf1d))}
+	linkIdx := make(map[string]int, len(sc.Links))
+	for i, l := range sc.Links {
+		linkIdx[l.Name] = i
+		fl := fluidLink{
+			name: l.Name, capBps: l.CapacityBps / 8, up: true, delayS: l.DelayS,
+			loss: l.Loss, lossP: l.LossP, red: l.Queue == QueueRED, redParams: l.RED,
+			off: sys.dim,
+		}
+		sys.links = append(sys.links, fl)
+		sys.dim += linkVars
+	}
+	paths := make(map[string][]int, len(sc.Paths))
+	for _, p := range sc.Paths {
+		idx := make([]int, len(p.Links))
+		for k, name := range p.Links {
+			i, ok := linkIdx[name]
+			if !ok {
+				return nil, fmt.Errorf("%w: path %q: unknown link %q", ErrScenario, p.Name, name)
+			}
+			idx[k] = i
+		}
+		paths[p.Name] = idx
+	}
+	order, err := linkOrder(len(sc.Links), paths)
+	if err != nil {
+		return nil, err
+	}
+	sys.order = order
+	for i, f := range sc.Flows {
+		alg, err := New(f.Algorithm)
+		if err != nil {
+			return nil, fmt.Errorf("%w: flows[%d].algorithm: %w", ErrScenario, i, err)
+		}
+		for name, v := range f.Params {
+			if err := alg.Set(name, v); err != nil {
+				return nil, fmt.Errorf("%w: flows[%d].params: %w", ErrScenario, i, err)
+			}
+		}
+		links, ok := paths[f.Path]
+		if !ok {
+			return nil, fmt.Errorf("%w: flows[%d].path %q: no such path", ErrScenario, i, f.Path)
+		}
+		prop := 0.0
+		for _, l := range links {
+			prop += 2 * sc.Links[l].DelayS
+		}
+		rwnd := f.RwndBytes / f.MSSBytes
+		law := alg.NewFluid(FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd, MSSBytes: f.MSSBytes})
+		ff := fluidFlow{
+			name: f.Name, algo: f.Algorithm, path: f.Path, links: links, law: law,
+			mss: f.MSSBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
+			off: sys.dim, nLaw: law.Vars(), reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN(),
+			arrive: make([]float64, len(links)),
+		}
+		if ff.stop == 0 || ff.stop > sc.DurationS {
+			ff.stop = sc.DurationS
+		}
+		if f.SizeBytes > 0 {
+			ff.sizePkt = math.Ceil(f.SizeBytes / f.MSSBytes)
+		}
+		for _, l := range links {
+			switch sc.Links[l].Loss {
+			case LossRandom:
+				ff.randomLoss = true
+			case LossPeriodic:
+				ff.periodic = true
+			}
+		}
+		sys.flows = append(sys.flows, ff)
+		sys.dim += ff.nLaw + flowCounters
+	}
+	for i, c := range sc.CBR {
+		links, ok := paths[c.Path]
+		if !ok {
+			return nil, fmt.Errorf("%w: cbr[%d].path %q: no such path", ErrScenario, i, c.Path)
+		}
+		stop := c.StopS
+		if stop == 0 || stop > sc.DurationS {
+			stop = sc.DurationS
+		}
+		sys.cbr = append(sys.cbr, fluidCBR{links: links, rate: c.RateBps / 8, start: c.StartS, stop: stop, arrive: make([]float64, len(links))})
+	}
+	// Buffers are given in packets; the fluid queue holds bytes, so a link's packets are
+	// counted in the largest packet size that crosses it.
+	for li := range sys.links {
+		ref := 0.0
+		for _, f := range sys.flows {
+			if contains(f.links, li) {
+				ref = math.Max(ref, f.mss)
+			}
+		}
+		for ci, c := range sys.cbr {
+			if contains(c.links, li) {
+				ref = math.Max(ref, sc.CBR[ci].PacketBytes)
+			}
+		}
+		if ref == 0 {
+			ref = 1500
+		}
+		sys.links[li].refBytes = ref
+		sys.links[li].bufBytes = sc.Links[li].BufferPkts * ref
+	}
+	sys.scratch = mat.NewVecDense(sys.dim, nil)
+	sys.cacheT = math.NaN()
+	return sys, nil
+}
+
+func contains(xs []int, v int) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// linkOrder sorts links so that every link comes after the links upstream of it on any
+// path (Kahn's algorithm); fluid departures of an upstream link are the arrivals of the next.
+func linkOrder(n int, paths map[string][]int) ([]int, error) {
+	indeg := make([]int, n)
+	next := make([][]int, n)
+	seen := map[[2]int]bool{}
+	names := make([]string, 0, len(paths))
+	for name := range paths {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := paths[name]
+		for k := 1; k < len(p); k++ {
+			e := [2]int{p[k-1], p[k]}
+			if !seen[e] {
+				seen[e] = true
+				next[e[0]] = append(next[e[0]], e[1])
+				indeg[e[1]]++
+			}
+		}
+	}
+	var order, ready []int
+	for i := 0; i < n; i++ {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		l := ready[0]
+		ready = ready[1:]
+		order = append(order, l)
+		for _, m := range next[l] {
+			indeg[m]--
+			if indeg[m] == 0 {
+				ready = append(ready, m)
+			}
+		}
+	}
+	if len(order) != n {
+		return nil, fmt.Errorf("%w: paths: links form a cycle; the fluid engine needs an upstream-to-downstream order", ErrScenario)
+	}
+	return order, nil
+}
+
+// evaluate computes rates, RTTs, arrivals and departures for state y at time t.
+func (s *fluidSystem) evaluate(t float64, y []float64) {
+	for li := range s.links {
+		l := &s.links[li]
+		l.arrive = 0
+		l.depart = 0
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		rtt := f.propRTT
+		for _, li := range f.links {
+			l := &s.links[li]
+			if l.capBps > 0 {
+				rtt += y[l.off+lvQueue] / l.capBps
+			}
+		}
+		f.rtt = rtt
+		f.rate = 0
+		if f.active && s.pathUp(f.links) {
+			f.rate = math.Min(y[f.off], f.rwnd) * f.mss / rtt
+		}
+	}
+	// Arrivals propagate downstream: the first link sees the sending rate, each later link
+	// the share of the previous link's departures.
+	for _, li := range s.order {
+		l := &s.links[li]
+		for fi := range s.flows {
+			f := &s.flows[fi]
+			for k, fl := range f.links {
+				if fl != li {
+					continue
+				}
+				if k == 0 {
+					f.arrive[k] = f.rate
+				} else {
+					f.arrive[k] = s.departShare(f.links[k-1], f.arrive[k-1])
+				}
+				l.arrive += f.arrive[k]
+			}
+		}
+		for ci := range s.cbr {
+			c := &s.cbr[ci]
+			for k, cl := range c.links {
+				if cl != li {
+					continue
+				}
+				if k == 0 {
+					if t >= c.start && t < c.stop {
+						c.arrive[k] = c.rate
+					} else {
+						c.arrive[k] = 0
+					}
+				} else {
+					c.arrive[k] = s.departShare(c.links[k-1], c.arrive[k-1])
+				}
+				l.arrive += c.arrive[k]
+			}
+		}
+		switch {
+		case !l.up:
+			l.depart = 0
+		case l.mode == queueEmpty:
+			l.depart = math.Min(l.arrive, l.capBps)
+		default:
+			l.depart = l.capBps
+		}
+		if l.red {
+			l.lossPkt = redDropProb(l.redParams, y[l.off+lvREDAvg]/l.refBytes)
+		}
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		last := len(f.links) - 1
+		f.deliver = s.departShare(f.links[last], f.arrive[last])
+	}
+}
+
+func (s *fluidSystem) pathUp(links []int) bool {
+	for _, li := range links {
+		if !s.links[li].up {
+			return false
+		}
+	}
+	return true
+}
+
+// departShare is the departure rate of a stream that arrives at link li at rate a: FIFO
+// service shares the capacity in proportion to arrivals.
+func (s *fluidSystem) departShare(li int, a float64) float64 {
+	l := &s.links[li]
+	if l.arrive <= 0 || a <= 0 {
+		return 0
+	}
+	return a * l.depart / l.arrive
+}
+
+// redDropProb is RED's drop probability at an average queue of avg packets (gentle off).
+func redDropProb(r RED, avg float64) float64 {
+	switch {
+	case avg < r.MinThPkts:
+		return 0
+	case avg >= r.MaxThPkts:
+		return 1
+	default:
+		return r.MaxP * (avg - r.MinThPkts) / (r.MaxThPkts - r.MinThPkts)
+	}
+}
+
+func (s *fluidSystem) ensure(t float64, y *mat.VecDense) {
+	if t == s.cacheT && y == s.cacheY && s.cacheGen == s.gen {
+		return
+	}
+	s.evaluate(t, y.RawVector().Data)
+	s.cacheT, s.cacheY, s.cacheGen = t, y, s.gen
+}
+
+func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
+	y := yv.(*mat.VecDense)
+	s.ensure(t, y)
+	yd, dy := y.RawVector().Data, dst.RawVector().Data
+	for i := range dy {
+		dy[i] = 0
+	}
+	for li := range s.links {
+		l := &s.links[li]
+		o := l.off
+		if l.mode == queueBusy {
+			dy[o+lvQueue] = l.arrive - l.depart
+		}
+		dy[o+lvDeparted] = l.depart
+		dy[o+lvQueueTime] = yd[o+lvQueue]
+		if l.mode == queueFull {
+			dy[o+lvDropped] = math.Max(l.arrive-l.capBps, 0)
+		}
+		if l.red {
+			// Floyd–Jacobson EWMA per arriving packet, as a rate: weight × packet arrival rate.
+			dy[o+lvREDAvg] = l.redParams.Weight * (l.arrive / l.refBytes) * (yd[o+lvQueue] - yd[o+lvREDAvg])
+		}
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if !f.active {
+			continue
+		}
+		x := yd[f.off : f.off+f.nLaw]
+		s.obs = Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT}
+		f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obs)
+		c := f.off + f.nLaw
+		dy[c+cntCwndTime] = x[0]
+		sendPkts := f.rate / f.mss
+		dy[c+cntSent] = sendPkts
+		var random, periodic, overflow float64
+		for k, li := range f.links {
+			l := &s.links[li]
+			aPkts := f.arrive[k] / f.mss
+			switch l.loss {
+			case LossRandom:
+				random += l.lossP * aPkts
+			case LossPeriodic:
+				periodic += l.lossP * aPkts
+			}
+			if l.red {
+				random += l.lossPkt * aPkts
+			}
+			if l.mode == queueFull && l.arrive > 0 {
+				overflow += aPkts * math.Max(l.arrive-l.capBps, 0) / l.arrive
+			}
+		}
+		dy[c+cntRandom] = random
+		dy[c+cntPeriodic] = periodic
+		dy[c+cntOverflow] = overflow
+		// Random and periodic losses remove packets but are counted as dropped only at
+		// the located event; the overflow drops are counted continuously.
+		dy[c+cntDropped] = overflow
+		dy[c+cntDelivered] = math.Max(f.deliver/f.mss-random-periodic, 0)
+	}
+}
+
+// guard values -------------------------------------------------------------------------
+
+func (s *fluidSystem) flowGuard(fi, slot int) func(float64, mat.Vector) float64 {
+	return func(t float64, yv mat.Vector) float64 {
+		y := yv.(*mat.VecDense)
+		f := &s.flows[fi]
+		if !f.active {
+			return -1
+		}
+		yd := y.RawVector().Data
+		c := f.off + f.nLaw
+		switch slot {
+		case flowGuardLaw:
+			s.ensure(t, y)
+			return f.law.Guard(yd[f.off:f.off+f.nLaw], Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT})
+		case flowGuardRandom:
+			if !f.randomLoss && !s.hasRED(f) {
+				return -1
+			}
+			return yd[c+cntRandom] - f.randomThreshold
+		case flowGuardPeriodic:
+			if !f.periodic {
+				return -1
+			}
+			return yd[c+cntPeriodic] - 1
+		case flowGuardDrop:
+			if s.sc.DropRule != DropProportional {
+				return -1
+			}
+			return yd[c+cntOverflow] - 1
+		case flowGuardDone:
+			if f.sizePkt == 0 {
+				return -1
+			}
+			return yd[c+cntDelivered] - f.sizePkt
+		}
+		return -1
+	}
+}
+
+func (s *fluidSystem) hasRED(f *fluidFlow) bool {
+	for _, li := range f.links {
+		if s.links[li].red {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *fluidSystem) linkGuard(li, slot int) func(float64, mat.Vector) float64 {
+	return func(t float64, yv mat.Vector) float64 {
+		y := yv.(*mat.VecDense)
+		l := &s.links[li]
+		switch l.mode {
+		case queueEmpty:
+			if slot != linkGuardA {
+				return -1
+			}
+			s.ensure(t, y)
+			return l.arrive - l.capBps
+		case queueBusy:
+			q := y.RawVector().Data[l.off+lvQueue]
+			if slot == linkGuardA {
+				return -q
+			}
+			return q - l.bufBytes
+		default: // full
+			if slot != linkGuardA {
+				return -1
+			}
+			s.ensure(t, y)
+			return l.capBps - l.arrive
+		}
+	}
+}
+
+func (s *fluidSystem) events() []ode.Event {
+	evs := make([]ode.Event, 0, len(s.flows)*flowGuards+len(s.links)*linkGuards)
+	for fi := range s.flows {
+		for slot := 0; slot < flowGuards; slot++ {
+			evs = append(evs, ode.Event{G: s.flowGuard(fi, slot), Direction: ode.Rising})
+		}
+	}
+	for li := range s.links {
+		for slot := 0; slot < linkGuards; slot++ {
+			evs = append(evs, ode.Event{G: s.linkGuard(li, slot), Direction: ode.Rising})
+		}
+	}
+	return evs
+}
+
+// run ------------------------------------------------------------------------------------
+
+func (s *fluidSystem) run(ctx context.Context) (*Result, error) {
+	actions := s.timedActions()
+	for fi := range s.flows {
+		s.flows[fi].randomThreshold = s.rng.ExpFloat64()
+	}
+	dp := ode.NewDormandPrince(ode.Settings{RelTol: s.set.RelTol, AbsTol: s.set.AbsTol})
+	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, nil), T0: 0, Func: s.derivs}
+	settings := ode.DriverSettings{MaxSteps: s.set.MaxSteps}
+	if s.set.SampleS > 0 {
+		settings.OnStep = s.sample
+	}
+	drv, err := ode.NewDriver(dp, ivp, s.events(), settings)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
+	}
+	s.drv = drv
+	t := 0.0
+	ai := 0
+	for {
+		changed := false
+		for ai < len(actions) && actions[ai].t <= t {
+			s.apply(actions[ai], t)
+			ai++
+			changed = true
+		}
+		if s.dueReactions(t) {
+			changed = true
+		}
+		if changed {
+			s.jump(t)
+		}
+		if t >= s.sc.DurationS {
+			break
+		}
+		next := s.sc.DurationS
+		if ai < len(actions) && actions[ai].t < next {
+			next = actions[ai].t
+		}
+		if r := s.nextReaction(); r < next {
+			next = math.Max(r, t)
+		}
+		hit, err := drv.Advance(ctx, next)
+		if err != nil {
+			return nil, fmt.Errorf("%w at t = %.6g s: %w", ErrEngine, t, err)
+		}
+		t = hit.T
+		if hit.Event >= 0 {
+			s.handle(hit.Event, t)
+		}
+	}
+	if s.set.SampleS > 0 && s.nextSmp <= s.sc.DurationS*(1+1e-12) {
+		s.sampleAt(s.sc.DurationS, drv.Y())
+	}
+	return s.result(), nil
+}
+
+func (s *fluidSystem) timedActions() []timedAction {
+	var acts []timedAction
+	for fi, f := range s.flows {
+		acts = append(acts, timedAction{t: f.start, kind: actFlowStart, idx: fi})
+		if f.stop < s.sc.DurationS {
+			acts = append(acts, timedAction{t: f.stop, kind: actFlowStop, idx: fi})
+		}
+	}
+	for _, e := range s.sc.Events {
+		acts = append(acts, timedAction{t: e.AtS, kind: actLink, ev: e})
+	}
+	// CBR sources switch on and off at their times: stop the solver there so that the
+	// discontinuity in the arrival rate is a step boundary.
+	for ci, c := range s.cbr {
+		acts = append(acts, timedAction{t: c.start, kind: -1, idx: ci})
+		acts = append(acts, timedAction{t: c.stop, kind: -1, idx: ci})
+	}
+	sort.SliceStable(acts, func(i, j int) bool { return acts[i].t < acts[j].t })
+	return acts
+}
+
+func (s *fluidSystem) obsFor(f *fluidFlow, t float64) Observation {
+	return Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT}
+}
+
+// state returns the driver's current state after refreshing the network quantities; the
+// caller may change it in place and must then call jump.
+func (s *fluidSystem) state(t float64) []float64 {
+	y := s.drv.Y()
+	s.gen++
+	s.ensure(t, y)
+	return y.RawVector().Data
+}
+
+func (s *fluidSystem) apply(a timedAction, t float64) {
+	y := s.state(t)
+	switch a.kind {
+	case actFlowStart:
+		f := &s.flows[a.idx]
+		f.active = true
+		y = s.state(t)
+		f.law.Init(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+	case actFlowStop:
+		s.finish(&s.flows[a.idx], t)
+	case actLink:
+		s.linkEvent(a.ev, t, y)
+	}
+}
+
+func (s *fluidSystem) finish(f *fluidFlow, t float64) {
+	if !f.active {
+		return
+	}
+	f.active = false
+	f.endT = t
+	f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+}
+
+func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
+	li := -1
+	for i := range s.links {
+		if s.links[i].name == e.Link {
+			li = i
+		}
+	}
+	if li < 0 {
+		return
+	}
+	l := &s.links[li]
+	switch e.Kind {
+	case EventLinkDown:
+		l.up = false
+		// Everything queued on a failed link is lost; every flow crossing it times out.
+		l.mode = queueEmpty
+		y[l.off+lvDropped] += y[l.off+lvQueue]
+		y[l.off+lvQueue] = 0
+		for fi := range s.flows {
+			f := &s.flows[fi]
+			if f.active && contains(f.links, li) {
+				f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+				f.timeouts++
+				f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+			}
+		}
+	case EventLinkUp:
+		l.up = true
+		if e.DelayS > 0 {
+			s.setDelay(li, e.DelayS)
+		}
+	case EventDelayChange:
+		s.setDelay(li, e.DelayS)
+	}
+}
+
+func (s *fluidSystem) setDelay(li int, d float64) {
+	s.links[li].delayS = d
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		prop := 0.0
+		for _, l := range f.links {
+			prop += 2 * s.links[l].delayS
+		}
+		f.propRTT = prop
+	}
+}
+
+// jump restarts the solver from the (changed) current state after making every queue's
+// mode consistent with it.
+func (s *fluidSystem) jump(t float64) {
+	y := s.drv.Y()
+	yd := y.RawVector().Data
+	for pass := 0; pass < len(s.links)+1; pass++ {
+		s.gen++
+		s.ensure(t, y)
+		changed := false
+		for _, li := range s.order {
+			l := &s.links[li]
+			q := yd[l.off+lvQueue]
+			switch {
+			case l.mode == queueEmpty && l.up && l.arrive > l.capBps*(1+modeSlack):
+				l.mode, changed = queueBusy, true
+			case l.mode == queueFull && l.arrive < l.capBps*(1-modeSlack):
+				l.mode, changed = queueBusy, true
+			case l.mode == queueBusy && q <= 0 && l.arrive <= l.capBps:
+				yd[l.off+lvQueue] = 0
+				l.mode, changed = queueEmpty, true
+			case l.mode == queueBusy && q >= l.bufBytes && l.arrive >= l.capBps:
+				yd[l.off+lvQueue] = l.bufBytes
+				l.mode, changed = queueFull, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	s.gen++
+	s.drv.Jump(y)
+}
+
+// modeSlack keeps a queue that the located event just switched from flipping back on
+// round-off: the guard crossing is located to about 1e-12 s.
+const modeSlack = 1e-9
+
+// handle applies the located event number ev at time t.
+func (s *fluidSystem) handle(ev int, t float64) {
+	y := s.state(t)
+	nf := len(s.flows) * flowGuards
+	if ev < nf {
+		fi, slot := ev/flowGuards, ev%flowGuards
+		f := &s.flows[fi]
+		c := f.off + f.nLaw
+		x := y[f.off : f.off+f.nLaw]
+		switch slot {
+		case flowGuardLaw:
+			f.law.Switch(x, s.obsFor(f, t))
+		case flowGuardRandom:
+			y[c+cntRandom] = 0
+			f.randomThreshold = s.rng.ExpFloat64()
+			y[c+cntDropped]++
+			s.loss(f, t, x)
+		case flowGuardPeriodic:
+			y[c+cntPeriodic] = 0
+			y[c+cntDropped]++
+			s.loss(f, t, x)
+		case flowGuardDrop:
+			y[c+cntOverflow] = 0
+			if f.reactAt == math.Inf(1) && t >= f.recoverUntil {
+				f.reactAt = t + f.rtt
+			}
+		case flowGuardDone:
+			f.completion = t - f.start
+			f.done = true
+			s.finish(f, t)
+		}
+	} else {
+		li := (ev - nf) / linkGuards
+		slot := (ev - nf) % linkGuards
+		l := &s.links[li]
+		switch l.mode {
+		case queueEmpty:
+			l.mode = queueBusy
+		case queueBusy:
+			if slot == linkGuardA {
+				l.mode = queueEmpty
+				y[l.off+lvQueue] = 0
+			} else {
+				l.mode = queueFull
+				y[l.off+lvQueue] = l.bufBytes
+				if s.sc.DropRule != DropProportional {
+					s.overflowSynchronized(li, t)
+				}
+			}
+		case queueFull:
+			l.mode = queueBusy
+		}
+	}
+	s.jump(t)
+}
+
+// loss applies a loss event to a flow unless it falls inside the flow's current recovery
+// (one window reduction per window of data, as NewReno and SACK senders do).
+func (s *fluidSystem) loss(f *fluidFlow, t float64, x []float64) {
+	if t < f.recoverUntil {
+		return
+	}
+	f.law.OnLoss(x, s.obsFor(f, t))
+	f.lossEvents++
+	f.recoverUntil = t + f.rtt
+}
+
+// overflowSynchronized schedules a loss for every flow crossing link li: each learns of it
+// one round-trip time later, from its duplicate ACKs.
+func (s *fluidSystem) overflowSynchronized(li int, t float64) {
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if !f.active || !contains(f.links, li) || f.reactAt != math.Inf(1) || t < f.recoverUntil {
+			continue
+		}
+		f.reactAt = t + f.rtt
+	}
+}
+
+func (s *fluidSystem) nextReaction() float64 {
+	next := math.Inf(1)
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		next = math.Min(next, math.Min(f.reactAt, f.recheckAt))
+	}
+	return next
+}
+
+// dueReactions applies the drop-tail reactions due at time t and reports whether the
+// state changed.
+func (s *fluidSystem) dueReactions(t float64) bool {
+	changed := false
+	var y []float64
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if f.reactAt <= t {
+			if y == nil {
+				// Network quantities once: a reaction changes only its own flow's window.
+				y = s.state(t)
+			}
+			f.reactAt = math.Inf(1)
+			s.loss(f, t, y[f.off:f.off+f.nLaw])
+			if s.sc.DropRule != DropProportional {
+				f.recheckAt = f.recoverUntil
+			}
+			changed = true
+		}
+		if f.recheckAt <= t {
+			// A synchronized sender whose recovery ended while its queue is still full
+			// loses again.
+			f.recheckAt = math.Inf(1)
+			for _, li := range f.links {
+				if s.links[li].mode == queueFull && f.active {
+					f.reactAt = t + f.rtt
+					break
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// sample records trace rows at every sample time inside the step [t0, t1].
+func (s *fluidSystem) sample(t0, t1 float64) {
+	for s.nextSmp <= t1 && s.nextSmp <= s.sc.DurationS {
+		s.drv.Interpolate(s.scratch, s.nextSmp)
+		s.sampleAt(s.nextSmp, s.scratch)
+	}
+}
+
+func (s *fluidSystem) sampleAt(t float64, y *mat.VecDense) {
+	s.gen++
+	s.ensure(t, y)
+	yd := y.RawVector().Data
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if t < f.start || (f.endT > 0 && t > f.endT) {
+			continue
+		}
+		s.trace = append(s.trace, Sample{
+			TS: t, Flow: fi, CwndPkts: yd[f.off], Ssthresh: f.law.Ssthresh(),
+			RateBps: f.rate * 8, RTTS: f.rtt,
+		})
+	}
+	for li := range s.links {
+		l := &s.links[li]
+		s.trace = append(s.trace, Sample{TS: t, Flow: -1, Link: l.name, QueuePkts: yd[l.off+lvQueue] / l.refBytes})
+	}
+	s.gen++
+	s.nextSmp = t + s.set.SampleS
+}
+
+func (s *fluidSystem) result() *Result {
+	y := s.drv.Y().RawVector().Data
+	T := s.sc.DurationS
+	res := &Result{
+		Scenario: s.sc.Name, Engine: "fluid", Form: FormHybrid, DropRule: s.sc.DropRule,
+		Seed: s.set.Seed, DurationS: T, Trace: s.trace,
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		end := T
+		if f.endT > 0 {
+			end = f.endT
+		}
+		active := math.Max(end-f.start, 0)
+		c := f.off + f.nLaw
+		fr := FlowResult{
+			Flow: fi, Name: f.name, Algorithm: f.algo, Path: f.path,
+			LossEvents: f.lossEvents, Timeouts: f.timeouts,
+			SentPkts: y[c+cntSent], DeliveredPkts: y[c+cntDelivered], DroppedPkts: y[c+cntDropped],
+			ActiveS: active,
+		}
+		if active > 0 {
+			fr.MeanCwndPkts = y[c+cntCwndTime] / active
+			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
+			fr.GoodputBps = fr.MeanThroughputBps
+		}
+		if f.done {
+			ct := f.completion
+			fr.CompletionTimeS = &ct
+		}
+		res.Flows = append(res.Flows, fr)
+	}
+	for li := range s.links {
+		l := &s.links[li]
+		lr := LinkResult{Link: l.name}
+		if T > 0 {
+			lr.MeanQueuePkts = y[l.off+lvQueueTime] / T / l.refBytes
+			if cap := s.sc.Links[li].CapacityBps / 8; cap > 0 {
+				lr.Utilisation = y[l.off+lvDeparted] / (cap * T)
+			}
+		}
+		lr.DroppedPkts = y[l.off+lvDropped] / l.refBytes
+		res.Links = append(res.Links, lr)
+	}
+	return res
+}

@@ -1,0 +1,269 @@
+package model
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// oneLink is a single-link, single-flow scenario: capacity in bit/s, one-way delay in s,
+// buffer in packets.
+func oneLink(algo string, capBps, delayS, bufPkts float64, durationS float64) *Scenario {
+	return &Scenario{
+		Name:      "one-link",
+		DurationS: durationS,
+		Links:     []Link{{Name: "l0", CapacityBps: capBps, DelayS: delayS, BufferPkts: bufPkts}},
+		Paths:     []Path{{Name: "p0", Links: []string{"l0"}}},
+		Flows:     []Flow{{Name: "f0", Algorithm: algo, Path: "p0", WindowScaling: true}},
+	}
+}
+
+func runFluid(t testing.TB, sc *Scenario, set FluidSettings) *Result {
+	t.Helper()
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunFluid(context.Background(), sc, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func flowSamples(res *Result, flow int) []Sample {
+	var out []Sample
+	for _, s := range res.Trace {
+		if s.Flow == flow {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func linkSamples(res *Result, link string) []Sample {
+	var out []Sample
+	for _, s := range res.Trace {
+		if s.Flow == -1 && s.Link == link {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func cwndAt(t *testing.T, samples []Sample, ts float64) float64 {
+	t.Helper()
+	for _, s := range samples {
+		if math.Abs(s.TS-ts) < 1e-9 {
+			return s.CwndPkts
+		}
+	}
+	t.Fatalf("no sample at t = %g s", ts)
+	return 0
+}
+
+// With no congestion and no loss, Reno's slow start doubles per RTT (not ×e: the trap of
+// writing dW/dt = W/RTT), and congestion avoidance adds one packet per RTT.
+func TestFluidSlowStartAndAvoidance(t *testing.T) {
+	const rtt = 0.1
+	sc := oneLink("reno", 100e9, rtt/2, 1e6, 3)
+	sc.Flows[0].InitialCwnd = 1
+	res := runFluid(t, sc, FluidSettings{SampleS: rtt})
+	samples := flowSamples(res, 0)
+	for k := 1; k <= 10; k++ {
+		w0, w1 := cwndAt(t, samples, float64(k-1)*rtt), cwndAt(t, samples, float64(k)*rtt)
+		if r := w1 / w0; math.Abs(r-2) > 2e-3 {
+			t.Errorf("slow start round %d: cwnd ×%.5f per RTT, want 2", k, r)
+		}
+	}
+
+	// Start in congestion avoidance: an initial ssthresh below the window.
+	sc = oneLink("reno", 100e9, rtt/2, 1e6, 10)
+	sc.Flows[0].InitialCwnd, sc.Flows[0].InitialSsthresh = 100, 50
+	res = runFluid(t, sc, FluidSettings{SampleS: rtt})
+	samples = flowSamples(res, 0)
+	for k := 10; k <= 90; k += 20 {
+		w0, w1 := cwndAt(t, samples, float64(k)*rtt), cwndAt(t, samples, float64(k+10)*rtt)
+		if g := (w1 - w0) / 10; math.Abs(g-1) > 1e-3 {
+			t.Errorf("congestion avoidance at %g s: %.5f packets per RTT, want 1", float64(k)*rtt, g)
+		}
+	}
+}
+
+// Periodic loss gives Reno the deterministic sawtooth: mean window sqrt(3/(2p))
+// (Mathis et al. 1997, REFERENCE.md "Reno, periodic loss").
+func TestFluidRenoPeriodicLoss(t *testing.T) {
+	for _, p := range []float64{1e-3, 1e-4} {
+		sc := oneLink("reno", 100e9, 0.05, 1e6, 20000)
+		sc.Links[0].Loss, sc.Links[0].LossP = LossPeriodic, p
+		res := runFluid(t, sc, FluidSettings{})
+		want := math.Sqrt(1.5 / p)
+		got := res.Flows[0].MeanCwndPkts
+		// 20000 s is over 250 cycles of W/2 RTTs: the slow-start transient and the partial
+		// last cycle shift the mean by well under 1%.
+		if math.Abs(got/want-1) > 0.01 {
+			t.Errorf("p = %g: mean cwnd %.2f packets, want %.2f ±1%%", p, got, want)
+		}
+		// One loss every 1/p packets sent.
+		if ev := float64(res.Flows[0].LossEvents); math.Abs(ev/(res.Flows[0].SentPkts*p)-1) > 0.01 {
+			t.Errorf("p = %g: %v loss events for %.0f packets sent, want one per %g", p, ev, res.Flows[0].SentPkts, 1/p)
+		}
+	}
+}
+
+// After a loss at W, Reno halves and needs W/2 RTTs to return to W (±1%).
+func TestFluidRenoRecovery(t *testing.T) {
+	const p, rtt = 1e-4, 0.1
+	sc := oneLink("reno", 100e9, rtt/2, 1e6, 400)
+	sc.Links[0].Loss, sc.Links[0].LossP = LossPeriodic, p
+	res := runFluid(t, sc, FluidSettings{SampleS: 0.001})
+	s := flowSamples(res, 0)
+	// Find two consecutive maxima after the transient: the window just before a loss.
+	var peaks []Sample
+	for i := 1; i+1 < len(s); i++ {
+		if s[i].TS > 100 && s[i].CwndPkts > s[i-1].CwndPkts && s[i].CwndPkts > 1.5*s[i+1].CwndPkts {
+			peaks = append(peaks, s[i])
+		}
+	}
+	if len(peaks) < 3 {
+		t.Fatalf("found %d loss peaks after 100 s, want at least 3", len(peaks))
+	}
+	for i := 1; i < len(peaks); i++ {
+		w := peaks[i-1].CwndPkts
+		rtts := (peaks[i].TS - peaks[i-1].TS) / rtt
+		if math.Abs(rtts/(w/2)-1) > 0.01 {
+			t.Errorf("recovery from W = %.1f took %.2f RTTs, want W/2 = %.2f ±1%%", w, rtts, w/2)
+		}
+		if math.Abs(peaks[i].CwndPkts/w-1) > 0.01 {
+			t.Errorf("peak %d: %.2f packets, previous %.2f: the periodic sawtooth repeats", i, peaks[i].CwndPkts, w)
+		}
+	}
+}
+
+// The queue stays within [0, buffer], the link never carries more than its capacity, and
+// one long-lived Reno flow through a 1-BDP drop-tail buffer keeps it at least 99% busy
+// once slow start is over.
+func TestFluidDropTailBounds(t *testing.T) {
+	const capBps, delay, mss = 100e6, 0.05, 1460.0
+	bdp := capBps * 2 * delay / (8 * mss)
+	sc := oneLink("reno", capBps, delay, math.Ceil(bdp), 300)
+	res := runFluid(t, sc, FluidSettings{SampleS: 0.01})
+	if u := res.Links[0].Utilisation; u > 1+1e-9 {
+		t.Errorf("utilisation %.6f exceeds capacity", u)
+	}
+	buf := sc.Links[0].BufferPkts
+	busy, n := 0, 0
+	for _, s := range linkSamples(res, "l0") {
+		if s.QueuePkts < -1e-9 || s.QueuePkts > buf*(1+1e-9) {
+			t.Fatalf("t = %g s: queue %.6f packets outside [0, %g]", s.TS, s.QueuePkts, buf)
+		}
+		if s.TS >= 30 {
+			n++
+			if s.QueuePkts > 1e-6 {
+				busy++
+			}
+		}
+	}
+	if frac := float64(busy) / float64(n); frac < 0.99 {
+		t.Errorf("link busy %.2f%% of the time after slow start, want >= 99%%", 100*frac)
+	}
+	if res.Flows[0].LossEvents < 3 {
+		t.Errorf("%d loss events in 300 s: the sawtooth did not develop", res.Flows[0].LossEvents)
+	}
+}
+
+// Seed 004: without window scaling the 65535-byte receiver window caps throughput at
+// 65535·8/0.05 = 10.49 Mb/s; with it the flow fills the 45 Mb/s path.
+func TestFluidSeed004WindowScaling(t *testing.T) {
+	sc, err := Builtin("seed004-lfn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runFluid(t, sc, FluidSettings{})
+	no, yes := res.Flows[0], res.Flows[1]
+	capped := 65535 * 8 / 0.05
+	// The slow-start ramp to the cap lasts a few RTTs of a 38 s transfer: 2%.
+	if math.Abs(no.GoodputBps/capped-1) > 0.02 {
+		t.Errorf("no scaling: goodput %.4g bit/s, want %.4g ±2%%", no.GoodputBps, capped)
+	}
+	if no.CompletionTimeS == nil || math.Abs(*no.CompletionTimeS/(50e6*8/capped)-1) > 0.02 {
+		t.Errorf("no scaling: completion %v s, want %.2f ±2%%", no.CompletionTimeS, 50e6*8/capped)
+	}
+	// With scaling: slow start and a few halvings with a 1-BDP buffer cost under 5%.
+	if yes.GoodputBps < 0.95*45e6 || yes.GoodputBps > 45e6 {
+		t.Errorf("scaling: goodput %.4g bit/s, want within 5%% below 45 Mb/s", yes.GoodputBps)
+	}
+	if yes.CompletionTimeS == nil || *yes.CompletionTimeS > 50e6*8/45e6/0.95 {
+		t.Errorf("scaling: completion %v s, want about %.2f s", yes.CompletionTimeS, 50e6*8/45e6)
+	}
+}
+
+// No algorithm produces NaN or Inf on the seed-000 dumbbell, with and without random loss.
+func TestFluidAllAlgorithmsFinite(t *testing.T) {
+	for _, name := range Algorithms() {
+		for _, p := range []float64{0, 1e-5} {
+			sc, err := Builtin("seed000-dumbbell")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sc.SetAlgorithm(name); err != nil {
+				t.Fatal(err)
+			}
+			sc.DurationS = 30
+			if p > 0 {
+				sc.Links[1].Loss, sc.Links[1].LossP = LossRandom, p
+			}
+			res := runFluid(t, sc, FluidSettings{Seed: 3})
+			for _, f := range res.Flows {
+				for _, v := range []float64{f.MeanCwndPkts, f.MeanThroughputBps, f.SentPkts, f.DeliveredPkts, f.DroppedPkts, f.GoodputBps} {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Fatalf("%s p=%g: non-finite result %+v", name, p, f)
+					}
+				}
+				if f.MeanThroughputBps <= 0 || f.MeanThroughputBps > 100e6*(1+1e-9) {
+					t.Errorf("%s p=%g: throughput %.4g bit/s outside (0, capacity]", name, p, f.MeanThroughputBps)
+				}
+			}
+		}
+	}
+}
+
+// manyFlows is n long-lived Reno flows sharing one 1 Gb/s, 50 ms bottleneck with a 1-BDP
+// drop-tail buffer, starting 10 ms apart.
+func manyFlows(n int, durationS float64) *Scenario {
+	sc := &Scenario{
+		Name:      "many-flows",
+		DurationS: durationS,
+		Links:     []Link{{Name: "l0", CapacityBps: 1e9, DelayS: 0.025, BufferBDP: 1}},
+		Paths:     []Path{{Name: "p0", Links: []string{"l0"}}},
+	}
+	for i := 0; i < n; i++ {
+		sc.Flows = append(sc.Flows, Flow{Algorithm: "reno", Path: "p0", StartS: 0.01 * float64(i%100), WindowScaling: true})
+	}
+	return sc
+}
+
+func BenchmarkFluidOneFlow1000s(b *testing.B) {
+	sc := oneLink("reno", 100e6, 0.05, 834, 1000)
+	if err := sc.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunFluid(context.Background(), sc, FluidSettings{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFluid1000Flows100s(b *testing.B) {
+	sc := manyFlows(1000, 100)
+	if err := sc.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunFluid(context.Background(), sc, FluidSettings{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
