@@ -1,0 +1,164 @@
+package model
+
+import "math"
+
+// Compound TCP (Tan, Song, Zhang, Sridharan, INFOCOM 2006; constants as in its Linux
+// research module). The sending window is win = cwnd + dwnd: cwnd is Reno's loss-based
+// window (+1/win per ACK, so one packet per RTT), dwnd a delay-based window updated once per
+// RTT from Diff = win·(1 − baseRTT/RTT) packets queued:
+//
+//	Diff < γ:  dwnd += max(α·win^k − 1, 0)   (win grows by α·win^k per RTT in all)
+//	Diff ≥ γ:  dwnd  = max(dwnd − ζ·Diff, 0)
+//
+// On a loss the window keeps win·(1−β), split as cwnd = cwnd/2 and
+// dwnd = max(win·(1−β) − cwnd/2, 0). α = 1/8, k = 0.75, β = 1/2 (here the fraction
+// removed, as in the paper), γ = 30 packets, ζ = 1. Slow start grows cwnd only (dwnd = 0),
+// and a timeout resets dwnd to 0.
+//
+// Fluid face, x = [win, dwnd] (x[0] is the total window the flow sends; cwnd = x[0] − x[1]):
+// dcwnd/dt = 1/RTT; ddwnd/dt = max(α·win^k − 1, 0)/RTT while Diff < γ, −ζ·Diff/RTT while
+// Diff ≥ γ and dwnd > 0, else 0; dwin/dt is their sum. Slow start: dwin/dt = win·ln2/RTT.
+//
+// Event face: cwnd += 1/win per packet acknowledged, and dwnd changes at the first ACK of
+// each round (one RTT of Observation.Now) in congestion avoidance.
+
+func init() {
+	Register("compound", func() Algorithm {
+		a := &compound{algoBase: algoBase{name: "compound",
+			describe: "Compound TCP: Reno window plus a delay-based window that scales as win^k while queues are short (Tan et al. 2006)"}}
+		const src = "Tan et al. 2006, INFOCOM"
+		a.specs = []paramSpec{
+			spec(&a.p.alpha, "alpha", 1.0/8, "packets^(1−k)/RTT", 0, 10, src, "scale of the delay window's growth α·win^k per RTT"),
+			spec(&a.p.k, "k", 0.75, "1", 0, 0.99, src, "exponent of the delay window's growth"),
+			spec(&a.p.beta, "beta", 0.5, "1", 0.05, 0.95, src, "fraction of the window removed by a loss"),
+			spec(&a.p.gamma, "gamma", 30, "packets", 0, 1e6, src, "queued packets at which the delay window starts shrinking"),
+			spec(&a.p.zeta, "zeta", 1, "1", 0, 10, src, "delay window removed per RTT per queued packet beyond γ"),
+		}
+		return a
+	})
+}
+
+type compoundParams struct{ alpha, k, beta, gamma, zeta float64 }
+
+type compound struct {
+	algoBase
+	p compoundParams
+}
+
+func (a *compound) NewFluid(c FlowConfig) FluidLaw {
+	cwnd, w := newWindow(c)
+	return &compoundFluid{init: w, win: w, cwnd0: cwnd, p: a.p}
+}
+
+func (a *compound) NewEvent(c FlowConfig) EventLaw {
+	cwnd, w := newWindow(c)
+	return &compoundEvent{cwnd: cwnd, win: w, p: a.p}
+}
+
+// delayStep is the change of dwnd over one RTT, packets, for total window win and diff
+// queued packets, before the floor dwnd ≥ 0.
+func (p *compoundParams) delayStep(win, diff float64) float64 {
+	if diff < p.gamma {
+		return math.Max(p.alpha*math.Pow(win, p.k)-1, 0)
+	}
+	return -p.zeta * diff
+}
+
+// split is the loss jump: the new cwnd and dwnd (packets) for total window win and delay
+// window dwnd, the total at least minLossWindow.
+func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
+	dwnd = math.Max(dwnd, 0)
+	cwnd = (win - dwnd) / 2
+	delay = math.Max(win*(1-p.beta)-cwnd, 0)
+	cwnd = math.Max(cwnd, minLossWindow-delay)
+	return cwnd, delay
+}
+
+// compoundFluid is Compound's fluid face, x = [win, dwnd].
+type compoundFluid struct {
+	init, win window
+	cwnd0     float64
+	p         compoundParams
+}
+
+func (f *compoundFluid) Vars() int { return 2 }
+
+func (f *compoundFluid) Init(x []float64, _ Observation) {
+	f.win = f.init
+	x[0], x[1] = f.cwnd0, 0
+}
+
+func (f *compoundFluid) Deriv(dx, x []float64, o Observation) {
+	rtt := clockRTT(o)
+	win := x[0]
+	if f.win.slowStart {
+		dx[0], dx[1] = f.win.limit(win, slowStartRate(win, rtt)), 0
+		return
+	}
+	delay := f.p.delayStep(win, queued(win, o)) / rtt
+	if delay < 0 && x[1] <= 0 {
+		delay = 0 // dwnd shrinks no further than 0
+	}
+	grow := 1/rtt + delay
+	if f.win.limit(win, grow) == 0 {
+		dx[0], dx[1] = 0, 0
+		return
+	}
+	dx[0], dx[1] = grow, delay
+}
+
+func (f *compoundFluid) Guard(x []float64, _ Observation) float64 { return f.win.guard(x[0]) }
+
+func (f *compoundFluid) Switch(_ []float64, _ Observation) { f.win.slowStart = false }
+
+func (f *compoundFluid) OnLoss(x []float64, _ Observation) {
+	cwnd, delay := f.p.split(x[0], x[1])
+	x[0] = f.win.loss(cwnd+delay, false)
+	x[1] = delay
+}
+
+func (f *compoundFluid) OnTimeout(x []float64, _ Observation) {
+	x[0] = f.win.timeout(x[0])
+	x[1] = 0
+}
+
+func (f *compoundFluid) Ssthresh() float64 { return f.win.reported() }
+
+// compoundEvent is Compound's event face.
+type compoundEvent struct {
+	cwnd, dwnd float64
+	win        window
+	p          compoundParams
+	update     float64 // time of the next once-per-RTT dwnd update, s
+}
+
+func (e *compoundEvent) Cwnd() float64      { return e.cwnd + e.dwnd }
+func (e *compoundEvent) Ssthresh() float64  { return e.win.reported() }
+func (e *compoundEvent) Recovery() Recovery { return RecoveryNewReno }
+
+func (e *compoundEvent) OnAck(acked float64, o Observation) {
+	left := e.win.ackSlowStart(&e.cwnd, acked)
+	win := e.cwnd + e.dwnd
+	if left > 0 {
+		e.cwnd += e.win.limit(win, left/win)
+	}
+	if !e.win.slowStart && o.Now >= e.update {
+		e.update = o.Now + clockRTT(o)
+		e.dwnd = math.Max(e.dwnd+e.win.limit(win, e.p.delayStep(win, queued(win, o))), 0)
+	}
+	if over := e.cwnd + e.dwnd - e.win.maxCwnd; over > 0 {
+		e.dwnd = math.Max(e.dwnd-over, 0)
+		e.cwnd = e.win.maxCwnd - e.dwnd
+	}
+}
+
+func (e *compoundEvent) OnLoss(Observation) {
+	cwnd, delay := e.p.split(e.cwnd+e.dwnd, e.dwnd)
+	win := e.win.loss(cwnd+delay, false)
+	e.cwnd, e.dwnd = win-delay, delay
+}
+
+func (e *compoundEvent) OnTimeout(Observation) {
+	e.cwnd = e.win.timeout(e.cwnd + e.dwnd)
+	e.dwnd = 0
+}

@@ -1,0 +1,228 @@
+package model
+
+import "math"
+
+// CUBIC (RFC 9438). In congestion avoidance the window follows
+//
+//	W_cubic(t) = C·(t − K)³ + W_max,   K = cbrt((W_max − cwnd_epoch)/C)
+//
+// with t the time since the congestion-avoidance epoch began and cwnd_epoch the window
+// then (after a loss without fast convergence cwnd_epoch = β·W_max, so K = CubicK(W_max, C,
+// β)). A Reno-friendly estimate W_est, starting at cwnd_epoch, grows by α_cubic per RTT,
+// α_cubic = 3(1−β)/(1+β), and by 1 per RTT once it reaches the window before the last
+// reduction (§4.3); CUBIC uses W_est whenever W_cubic(t) < W_est. On a loss W_max = W (fast
+// convergence: W_max = W·(1+β)/2 if W is below the previous W_max) and W ← β·W (§4.6, §4.7).
+// Defaults C = 0.4 packets/s³, β = 0.7, fast convergence and the Reno-friendly region on.
+// The 2008 CUBIC paper's decrease 0.2 is the parameter choice beta = 0.8.
+//
+// Fluid face, x = [W, W_est]: per ACK RFC 9438 adds (target − W)/W with
+// target = W_cubic(t + RTT) clamped to [W, 1.5·W]; at W/RTT ACKs/s that is
+// dW/dt = (target − W)/RTT, so W trails the curve by about one RTT of its slope (a
+// fraction of a packet near K). dW_est/dt = α/RTT. In the Reno-friendly region the target
+// is W_est + α (W_est one RTT ahead), so W tracks W_est exactly once it has caught up, as
+// the per-ACK cwnd = W_est does. In slow start both grow as W·ln2/RTT, so W_est = W when
+// the epoch begins. The epoch begins at the loss (fluid face) or at slow-start exit.
+//
+// Event face: RFC 9438 per ACK, the epoch beginning at the first congestion-avoidance ACK
+// after a loss or slow start (as Linux's epoch_start), t = Observation.Now − epoch start;
+// in the Reno-friendly region cwnd = max(cwnd, W_est) (it is never lowered, as in Linux).
+
+// CubicK is the time in seconds CUBIC takes to return to W_max packets after a loss that
+// left β·W_max, for C in packets/s³: K = cbrt(W_max·(1−β)/C). Example: W_max = 1000, C = 0.4,
+// β = 0.7 gives K ≈ 9.09 s.
+func CubicK(wmax, c, beta float64) float64 { return math.Cbrt(wmax * (1 - beta) / c) }
+
+func init() {
+	Register("cubic", func() Algorithm {
+		a := &cubic{algoBase: algoBase{name: "cubic",
+			describe: "CUBIC: window a cubic function of the time since the last loss, with a Reno-friendly region (RFC 9438)"}}
+		a.specs = []paramSpec{
+			spec(&a.p.c, "c", 0.4, "packets/s³", 0.01, 10, "RFC 9438 §5",
+				"aggressiveness: scale of the cubic curve"),
+			spec(&a.p.beta, "beta", 0.7, "1", 0.5, 0.95, "RFC 9438 §4.6 (2008 paper: 0.8)",
+				"fraction of the window kept after a loss"),
+			switchSpec(&a.p.fastConvergence, "fast_convergence", 1, "RFC 9438 §4.7",
+				"1: a loss below the previous W_max lowers W_max to W·(1+β)/2"),
+			switchSpec(&a.p.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
+				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"),
+		}
+		return a
+	})
+}
+
+type cubicParams struct{ c, beta, fastConvergence, friendly float64 }
+
+type cubic struct {
+	algoBase
+	p cubicParams
+}
+
+func (a *cubic) NewFluid(c FlowConfig) FluidLaw {
+	cwnd, w := newWindow(c)
+	return &cubicFluid{init: w, win: w, cwnd0: cwnd, cubicEpoch: newCubicEpoch(a.p)}
+}
+
+func (a *cubic) NewEvent(c FlowConfig) EventLaw {
+	cwnd, w := newWindow(c)
+	return &cubicEvent{cwnd: cwnd, win: w, cubicEpoch: newCubicEpoch(a.p)}
+}
+
+// cubicEpoch is CUBIC's discrete state, shared by both faces.
+type cubicEpoch struct {
+	p      cubicParams
+	alpha  float64 // α_cubic = 3(1−β)/(1+β), packets per RTT
+	wMax   float64 // window at the last congestion event after fast convergence, packets; 0 before any
+	prior  float64 // window just before the last reduction (cwnd_prior), packets; 0 before any
+	start  float64 // epoch start, s
+	k      float64 // s
+	origin float64 // the curve's plateau: max(W_max, cwnd_epoch), packets
+}
+
+func newCubicEpoch(p cubicParams) cubicEpoch {
+	return cubicEpoch{p: p, alpha: 3 * (1 - p.beta) / (1 + p.beta)}
+}
+
+// begin starts a congestion-avoidance epoch at time now (s) with window cwnd (packets):
+// K = cbrt((W_max − cwnd_epoch)/C), or K = 0 with the plateau at cwnd when W_max ≤ cwnd.
+func (e *cubicEpoch) begin(now, cwnd float64) {
+	e.start = now
+	e.k, e.origin = 0, cwnd
+	if e.wMax > cwnd {
+		e.k, e.origin = math.Cbrt((e.wMax-cwnd)/e.p.c), e.wMax
+	}
+}
+
+// curve is W_cubic at time t (s) since the epoch began, packets.
+func (e *cubicEpoch) curve(t float64) float64 {
+	d := t - e.k
+	return e.p.c*d*d*d + e.origin
+}
+
+// cubicTarget is W_cubic(t + RTT) clamped to [W, 1.5·W] (RFC 9438 §4.2).
+func (e *cubicEpoch) cubicTarget(t, rtt, w float64) float64 {
+	return math.Min(math.Max(e.curve(t+rtt), w), 1.5*w)
+}
+
+// friendly reports whether the Reno-friendly estimate governs at time t (s).
+func (e *cubicEpoch) friendly(t, west float64) bool {
+	return e.p.friendly == 1 && e.curve(t) < west
+}
+
+// estAlpha is W_est's increase per RTT: α_cubic until W_est reaches cwnd_prior, then 1.
+func (e *cubicEpoch) estAlpha(west float64) float64 {
+	if west >= e.prior {
+		return 1
+	}
+	return e.alpha
+}
+
+// congestion records a loss at window w and returns β·w.
+func (e *cubicEpoch) congestion(w float64) float64 {
+	if e.p.fastConvergence == 1 && w < e.wMax {
+		e.wMax = w * (1 + e.p.beta) / 2
+	} else {
+		e.wMax = w
+	}
+	e.prior = w
+	return e.p.beta * w
+}
+
+// cubicFluid is CUBIC's fluid face, x = [W, W_est].
+type cubicFluid struct {
+	init, win window
+	cwnd0     float64
+	cubicEpoch
+}
+
+func (f *cubicFluid) Vars() int { return 2 }
+
+func (f *cubicFluid) Init(x []float64, o Observation) {
+	f.win = f.init
+	f.cubicEpoch = newCubicEpoch(f.p)
+	x[0], x[1] = f.cwnd0, f.cwnd0
+	if !f.win.slowStart {
+		f.begin(o.Now, x[0])
+	}
+}
+
+func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
+	rtt := clockRTT(o)
+	w, west := x[0], x[1]
+	if f.win.slowStart {
+		dx[0] = f.win.limit(w, slowStartRate(w, rtt))
+		dx[1] = dx[0]
+		return
+	}
+	t := o.Now - f.start
+	alpha := f.estAlpha(west)
+	target := f.cubicTarget(t, rtt, w)
+	if f.friendly(t, west) {
+		target = west + alpha
+	}
+	dx[0] = f.win.limit(w, math.Max(target-w, 0)/rtt)
+	dx[1] = alpha / rtt
+}
+
+func (f *cubicFluid) Guard(x []float64, _ Observation) float64 { return f.win.guard(x[0]) }
+
+func (f *cubicFluid) Switch(x []float64, o Observation) {
+	f.win.slowStart = false
+	x[1] = x[0]
+	f.begin(o.Now, x[0])
+}
+
+func (f *cubicFluid) OnLoss(x []float64, o Observation) {
+	x[0] = f.win.loss(f.congestion(x[0]), false)
+	x[1] = x[0]
+	f.begin(o.Now, x[0])
+}
+
+func (f *cubicFluid) OnTimeout(x []float64, _ Observation) {
+	f.congestion(x[0])
+	x[0] = f.win.timeout(x[0])
+	x[1] = x[0]
+}
+
+func (f *cubicFluid) Ssthresh() float64 { return f.win.reported() }
+
+// cubicEvent is CUBIC's event face.
+type cubicEvent struct {
+	cwnd, west float64
+	win        window
+	inEpoch    bool
+	cubicEpoch
+}
+
+func (e *cubicEvent) Cwnd() float64      { return e.cwnd }
+func (e *cubicEvent) Ssthresh() float64  { return e.win.reported() }
+func (e *cubicEvent) Recovery() Recovery { return RecoveryNewReno }
+
+func (e *cubicEvent) OnAck(acked float64, o Observation) {
+	left := e.win.ackSlowStart(&e.cwnd, acked)
+	if left > 0 {
+		if !e.inEpoch {
+			e.inEpoch = true
+			e.west = e.cwnd
+			e.begin(o.Now, e.cwnd)
+		}
+		t := o.Now - e.start
+		e.west += e.estAlpha(e.west) * left / e.cwnd
+		if e.friendly(t, e.west) {
+			e.cwnd = math.Max(e.cwnd, e.west)
+		} else {
+			e.cwnd += left * (e.cubicTarget(t, clockRTT(o), e.cwnd) - e.cwnd) / e.cwnd
+		}
+	}
+	e.cwnd = e.win.clamp(e.cwnd)
+}
+
+func (e *cubicEvent) OnLoss(Observation) {
+	e.cwnd = e.win.loss(e.congestion(e.cwnd), false)
+	e.inEpoch = false
+}
+
+func (e *cubicEvent) OnTimeout(Observation) {
+	e.congestion(e.cwnd)
+	e.cwnd = e.win.timeout(e.cwnd)
+	e.inEpoch = false
+}

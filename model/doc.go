@@ -1,0 +1,43 @@
+// Package model is tcpfluid's domain: scenarios (links, paths, flows, cross traffic, timed
+// events) in users' units, their validation and loading, the fluid engine that runs a
+// scenario as one hybrid dynamical system (RunFluid), and the congestion-control algorithms.
+//
+// # Algorithms
+//
+// An Algorithm is a documented parameter set (Params, Set) and a factory of per-flow
+// controllers with two faces that implement the same law:
+//
+//   - the fluid face (FluidLaw): continuous state, x[0] = the window in packets, whose
+//     derivatives the engine integrates between events, plus jump maps at losses and
+//     timeouts and a guard that ends slow start;
+//   - the event face (EventLaw): per-ACK, per-loss and per-timeout callbacks in the style of
+//     Linux tcp_congestion_ops, driven by the packet-level simulator.
+//
+// A per-ACK increase f becomes the rate dW/dt = f·W/RTT (W/RTT ACKs per second); an
+// increase stated per RTT becomes a rate by dividing by the RTT. Slow start is the
+// exception to the naive mapping: one packet per ACK doubles the window each round, so its
+// fluid form is dW/dt = W·ln2/RTT, not W/RTT (which grows by e per RTT).
+//
+// Registered algorithms, each in one file with both faces side by side (equations and
+// sources: the spec's MODELS.md):
+//
+//	tahoe      Jacobson 1988: slow start from one packet after every loss
+//	reno       RFC 5681: AIMD(1, 1/2), fast recovery
+//	newreno    RFC 6582: Reno's law, recovery that survives partial ACKs
+//	vegas      Brakmo & Peterson 1995: keeps α..β packets queued
+//	scalable   Kelly 2003: +0.01 per ACK, −1/8 per loss
+//	highspeed  RFC 3649: a(W), b(W) above 38 packets (closed form, or the Appendix B table)
+//	cubic      RFC 9438: cubic in the time since the last loss, Reno-friendly region
+//	compound   Tan et al. 2006: Reno window plus a delay-based window
+//	bic        Xu, Harfoush, Rhee 2004: binary search towards the last maximum
+//	htcp       Leith & Shorten 2004: increase growing with the time since the last loss
+//
+// Windows are in packets, times in seconds, rates in packets per second. After a loss no
+// algorithm keeps less than 2 packets (RFC 5681); a timeout sets ssthresh = max(W/2, 2) and
+// restarts slow start from one packet. The receiver window (FlowConfig.MaxCwnd) caps every
+// window. Parameter errors wrap ErrParam and name algorithm.parameter, the value and the
+// allowed range.
+//
+// A user-defined algorithm implements Algorithm in its own package and calls Register in an
+// init function; New then finds it by name and both engines can run it.
+package model

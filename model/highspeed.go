@@ -1,0 +1,158 @@
+package model
+
+import (
+	"math"
+	"sort"
+	"sync"
+)
+
+// HighSpeed TCP (RFC 3649, Floyd 2003). Above Low_Window = 38 packets the window grows by
+// a(W) per RTT (a(W)/W per ACK) and a loss leaves (1 − b(W))·W, with
+//
+//	b(w) = (High_Decrease − 0.5)·(ln w − ln Low_Window)/(ln High_Window − ln Low_Window) + 0.5
+//	p(w) = 0.078/w^1.2
+//	a(w) = w²·p(w)·2·b(w)/(2 − b(w))
+//
+// for Low_Window = 38, High_Window = 83000, High_P = 1e-7, High_Decrease = 0.1 (RFC 3649
+// §5; p(w) is the RFC's rounded fit of the line through (38, 1.5/38²) and (83000, 1e-7)).
+// At or below 38 packets it is Reno. Those constants are the RFC's defaults and not
+// parameters, since both the rounded p(w) and the Appendix B table are derived from them.
+// Above High_Window b(w) is held at High_Decrease (the formula would reach 0 near 568,000
+// packets and then grow the window on a loss); a(w) keeps the same response-function line.
+//
+// Fluid face, x = [W]: dW/dt = a(W)/RTT; loss W ← (1 − b(W))·W. Event face: W += a(W)/W per
+// packet acknowledged.
+//
+// Parameter table = 1 replaces the closed form by RFC 3649 Appendix B's table as Linux's
+// tcp_highspeed.c applies it: a window in (w[i−1], w[i]] uses row i's a and b (windows
+// beyond the last row use the last row). The table is regenerated here from the RFC's
+// recipe; it differs from the closed form by less than 1 in a.
+
+// HighSpeed TCP constants, RFC 3649 §5 defaults.
+const (
+	hsLowWindow    = 38    // packets
+	hsHighWindow   = 83000 // packets
+	hsHighDecrease = 0.1
+	hsLowDecrease  = 0.5
+	hsTableTop     = 100000 // packets: the window at which Appendix B's recipe stops
+)
+
+// The b(w) line in ln w: b = hsLowDecrease + hsSlope·(ln w − ln Low_Window).
+var (
+	hsLnLow = math.Log(hsLowWindow)
+	hsSlope = (hsHighDecrease - hsLowDecrease) / (math.Log(hsHighWindow) - hsLnLow)
+)
+
+func init() {
+	Register("highspeed", func() Algorithm {
+		h := &highSpeed{algoBase: algoBase{name: "highspeed",
+			describe: "HighSpeed TCP: AIMD with window-dependent a(W) and b(W) above 38 packets (RFC 3649)"}}
+		h.specs = []paramSpec{
+			switchSpec(&h.table, "table", 0, "RFC 3649 §5 closed form (0); Appendix B table as in Linux tcp_highspeed.c (1)",
+				"0: closed-form a(W), b(W); 1: RFC 3649 Appendix B table, looked up as Linux does"),
+		}
+		return h
+	})
+}
+
+// HighSpeedB is RFC 3649's decrease b(w): the fraction of the window a loss removes at a
+// window of w packets (0.5 at or below 38 packets, 0.1 at or above 83000).
+func HighSpeedB(w float64) float64 {
+	if w <= hsLowWindow {
+		return hsLowDecrease
+	}
+	if w >= hsHighWindow {
+		return hsHighDecrease
+	}
+	return hsDecreaseLine(math.Log(w))
+}
+
+// hsDecreaseLine is RFC 3649's b(w) line at ln w, unclamped: 0.5 at 38 packets, 0.1 at
+// 83000.
+func hsDecreaseLine(lnW float64) float64 { return hsLowDecrease + hsSlope*(lnW-hsLnLow) }
+
+// HighSpeedA is RFC 3649's increase a(w) in packets per RTT at a window of w packets (1 at
+// or below 38 packets), with p(w) = 0.078/w^1.2.
+func HighSpeedA(w float64) float64 {
+	if w <= hsLowWindow {
+		return 1
+	}
+	lnW := math.Log(w)
+	b := hsHighDecrease
+	if w < hsHighWindow {
+		b = hsDecreaseLine(lnW)
+	}
+	// w²·p(w) = 0.078·w^0.8
+	return highSpeedIncrease(0.078*math.Exp(0.8*lnW), b)
+}
+
+// highSpeedIncrease is a = w²·p·2·b/(2 − b) for w²·p = w2p: the AIMD increase that, with
+// decrease b, has a deterministic response function through (p, w).
+func highSpeedIncrease(w2p, b float64) float64 { return w2p * 2 * b / (2 - b) }
+
+// hsRow is one row of RFC 3649 Appendix B: from the previous row's window (exclusive) to
+// w (inclusive) the increase is a packets per RTT and the decrease b.
+type hsRow struct{ w, a, b float64 }
+
+// highSpeedTable is RFC 3649 Appendix B, rebuilt from the RFC's recipe: walk integer
+// windows upwards from 38 and start a new row whenever the increase, computed with the
+// RFC's p(w) = 1/(12.8·w^1.2) and the unclamped b(w) line, exceeds the previous row's by
+// more than one packet; the row lists the window, the integer part of a and b rounded to
+// two decimals. Built on first use: 73 rows, from (38, 1, 0.50) to (94717, 73, 0.09).
+var highSpeedTable = sync.OnceValue(func() []hsRow {
+	rows := []hsRow{{w: hsLowWindow, a: 1, b: hsLowDecrease}}
+	last := 1.0
+	for w := hsLowWindow; w < hsTableTop; w++ {
+		b := hsDecreaseLine(math.Log(float64(w)))
+		a := highSpeedIncrease(float64(w)*float64(w)/(12.8*math.Pow(float64(w), 1.2)), b)
+		if a > last+1 {
+			rows = append(rows, hsRow{w: float64(w), a: math.Trunc(a), b: math.Round(b*100) / 100})
+			last = a
+		}
+	}
+	return rows
+})
+
+type highSpeed struct {
+	algoBase
+	table float64
+}
+
+func (h *highSpeed) rule() *highSpeedRule {
+	r := &highSpeedRule{}
+	if h.table == 1 {
+		r.rows = highSpeedTable()
+	}
+	return r
+}
+
+func (h *highSpeed) NewFluid(c FlowConfig) FluidLaw { return newWindowFluid(c, h.rule(), false) }
+
+func (h *highSpeed) NewEvent(c FlowConfig) EventLaw {
+	return newWindowEvent(c, h.rule(), false, RecoveryNewReno)
+}
+
+// highSpeedRule uses the closed form when rows is nil, else the Appendix B table.
+type highSpeedRule struct{ rows []hsRow }
+
+func (*highSpeedRule) start(Observation) {}
+
+// row is the table row governing window w (Linux: the first row whose window is ≥ w).
+func (r *highSpeedRule) row(w float64) hsRow {
+	i := sort.Search(len(r.rows), func(i int) bool { return r.rows[i].w >= w })
+	return r.rows[min(i, len(r.rows)-1)]
+}
+
+func (r *highSpeedRule) perRTT(w float64, _ Observation) float64 {
+	if r.rows == nil {
+		return HighSpeedA(w)
+	}
+	return r.row(w).a
+}
+
+func (r *highSpeedRule) congestion(w float64, _ Observation) float64 {
+	if r.rows == nil {
+		return (1 - HighSpeedB(w)) * w
+	}
+	return (1 - r.row(w).b) * w
+}
