@@ -24,6 +24,24 @@ type FluidSettings struct {
 	RelTol, AbsTol float64
 	// MaxSteps bounds the accepted solver steps; default 50,000,000.
 	MaxSteps int
+	// Watch lists window levels whose first upward crossing is located and reported in
+	// Result.Crossings (the fill and recovery times of response.Converge).
+	Watch []Watch
+	// StopAtWatch ends the run at the first crossing of every watch.
+	StopAtWatch bool
+	// InjectLoss applies a loss event (the jump of a fast retransmit) to a flow at its start:
+	// a run that starts "just after a loss".
+	InjectLoss []int
+	// StopAfterLosses ends the run when flow 0 has had this many loss events; 0: no limit.
+	StopAfterLosses int
+	// RecordLosses records every loss event in Result.Losses.
+	RecordLosses bool
+}
+
+// Watch is a window level of one flow, in packets.
+type Watch struct {
+	Flow     int
+	CwndPkts float64
 }
 
 // ErrEngine wraps failures of the fluid engine that are not input errors.
@@ -48,6 +66,7 @@ const (
 	flowGuardPeriodic
 	flowGuardDrop
 	flowGuardDone
+	flowGuardWatch
 	flowGuards
 )
 
@@ -119,6 +138,8 @@ type fluidFlow struct {
 	periodic        bool
 	randomLoss      bool
 	recoverUntil    float64 // losses before this time belong to the current recovery
+	watch           float64 // watched window level, packets; -1 when none
+	watchHit        bool
 	reactAt         float64 // pending drop-tail reaction time, +Inf when none
 	recheckAt       float64 // synchronized rule: look again when the recovery ends
 	lossEvents      int
@@ -167,11 +188,14 @@ type fluidSystem struct {
 	nextSmp float64
 	scratch *mat.VecDense
 	// cache of the network quantities for the last evaluated (t, y)
-	cacheT   float64
-	cacheY   *mat.VecDense
-	cacheGen int
-	gen      int
-	drv      *ode.Driver
+	cacheT    float64
+	cacheY    *mat.VecDense
+	cacheGen  int
+	gen       int
+	drv       *ode.Driver
+	end       float64 // s; the scenario's duration unless a stop condition ended the run
+	crossings []Crossing
+	losses    []LossRecord
 }
 
 // RunFluid integrates a validated scenario with the hybrid fluid engine: windows and
@@ -250,7 +274,7 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 		ff := fluidFlow{
 			name: f.Name, algo: f.Algorithm, path: f.Path, links: links, law: law,
 			mss: f.MSSBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
-			off: sys.dim, nLaw: law.Vars(), reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN(),
+			off: sys.dim, nLaw: law.Vars(), watch: -1, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN(),
 			arrive: make([]float64, len(links)),
 		}
 		if ff.stop == 0 || ff.stop > sc.DurationS {
@@ -270,6 +294,21 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 		sys.flows = append(sys.flows, ff)
 		sys.dim += ff.nLaw + flowCounters
 	}
+	for _, w := range set.Watch {
+		if w.Flow < 0 || w.Flow >= len(sys.flows) || !(w.CwndPkts > 0) || math.IsInf(w.CwndPkts, 0) {
+			return nil, fmt.Errorf("%w: watch of flow %d at %v packets: want a flow in [0, %d) and a level > 0", ErrScenario, w.Flow, w.CwndPkts, len(sys.flows))
+		}
+		sys.flows[w.Flow].watch = w.CwndPkts
+	}
+	for _, fi := range set.InjectLoss {
+		if fi < 0 || fi >= len(sys.flows) {
+			return nil, fmt.Errorf("%w: injected loss for flow %d: want a flow in [0, %d)", ErrScenario, fi, len(sys.flows))
+		}
+	}
+	if set.StopAfterLosses < 0 {
+		return nil, fmt.Errorf("%w: stop after %d losses: want >= 0", ErrScenario, set.StopAfterLosses)
+	}
+	sys.end = sc.DurationS
 	for i, c := range sc.CBR {
 		links, ok := paths[c.Path]
 		if !ok {
@@ -573,6 +612,11 @@ func (s *fluidSystem) flowGuard(fi, slot int) func(float64, mat.Vector) float64 
 				return -1
 			}
 			return yd[c+cntDelivered] - f.sizePkt
+		case flowGuardWatch:
+			if f.watch < 0 || f.watchHit {
+				return -1
+			}
+			return yd[f.off] - f.watch
 		}
 		return -1
 	}
@@ -662,10 +706,10 @@ func (s *fluidSystem) run(ctx context.Context) (*Result, error) {
 		if changed {
 			s.jump(t)
 		}
-		if t >= s.sc.DurationS {
+		if t >= s.end {
 			break
 		}
-		next := s.sc.DurationS
+		next := s.end
 		if ai < len(actions) && actions[ai].t < next {
 			next = actions[ai].t
 		}
@@ -681,8 +725,8 @@ func (s *fluidSystem) run(ctx context.Context) (*Result, error) {
 			s.handle(hit.Event, t)
 		}
 	}
-	if s.set.SampleS > 0 && s.nextSmp <= s.sc.DurationS*(1+1e-12) {
-		s.sampleAt(s.sc.DurationS, drv.Y())
+	if s.set.SampleS > 0 && s.nextSmp <= s.end*(1+1e-12) {
+		s.sampleAt(s.end, drv.Y())
 	}
 	return s.result(), nil
 }
@@ -729,6 +773,11 @@ func (s *fluidSystem) apply(a timedAction, t float64) {
 		f.active = true
 		y = s.state(t)
 		f.law.Init(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+		for _, fi := range s.set.InjectLoss {
+			if fi == a.idx {
+				s.loss(f, t, y[f.off:f.off+f.nLaw])
+			}
+		}
 	case actFlowStop:
 		s.finish(&s.flows[a.idx], t)
 	case actLink:
@@ -860,6 +909,12 @@ func (s *fluidSystem) handle(ev int, t float64) {
 			f.completion = t - f.start
 			f.done = true
 			s.finish(f, t)
+		case flowGuardWatch:
+			f.watchHit = true
+			s.crossings = append(s.crossings, Crossing{Flow: fi, CwndPkts: f.watch, TS: t, SinceStartS: t - f.start})
+			if s.set.StopAtWatch && s.allWatchesHit() {
+				s.end = t
+			}
 		}
 	} else {
 		li := (ev - nf) / linkGuards
@@ -892,9 +947,36 @@ func (s *fluidSystem) loss(f *fluidFlow, t float64, x []float64) {
 	if t < f.recoverUntil {
 		return
 	}
+	if s.set.RecordLosses {
+		c := f.off + f.nLaw
+		y := s.drv.Y().RawVector().Data
+		s.losses = append(s.losses, LossRecord{Flow: s.flowIndex(f), TS: t, CwndPkts: x[0],
+			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
+	}
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.lossEvents++
 	f.recoverUntil = t + f.rtt
+	if s.set.StopAfterLosses > 0 && f == &s.flows[0] && f.lossEvents >= s.set.StopAfterLosses {
+		s.end = t
+	}
+}
+
+func (s *fluidSystem) flowIndex(f *fluidFlow) int {
+	for i := range s.flows {
+		if f == &s.flows[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *fluidSystem) allWatchesHit() bool {
+	for i := range s.flows {
+		if s.flows[i].watch >= 0 && !s.flows[i].watchHit {
+			return false
+		}
+	}
+	return true
 }
 
 // overflowSynchronized schedules a loss for every flow crossing link li: each learns of it
@@ -954,7 +1036,7 @@ func (s *fluidSystem) dueReactions(t float64) bool {
 
 // sample records trace rows at every sample time inside the step [t0, t1].
 func (s *fluidSystem) sample(t0, t1 float64) {
-	for s.nextSmp <= t1 && s.nextSmp <= s.sc.DurationS {
+	for s.nextSmp <= t1 && s.nextSmp <= s.end {
 		s.drv.Interpolate(s.scratch, s.nextSmp)
 		s.sampleAt(s.nextSmp, s.scratch)
 	}
@@ -969,9 +1051,13 @@ func (s *fluidSystem) sampleAt(t float64, y *mat.VecDense) {
 		if t < f.start || (f.endT > 0 && t > f.endT) {
 			continue
 		}
+		q := 0.0
+		for _, li := range f.links {
+			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
+		}
 		s.trace = append(s.trace, Sample{
 			TS: t, Flow: fi, CwndPkts: yd[f.off], Ssthresh: f.law.Ssthresh(),
-			RateBps: f.rate * 8, RTTS: f.rtt,
+			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.off+f.nLaw+cntDelivered],
 		})
 	}
 	for li := range s.links {
@@ -984,10 +1070,10 @@ func (s *fluidSystem) sampleAt(t float64, y *mat.VecDense) {
 
 func (s *fluidSystem) result() *Result {
 	y := s.drv.Y().RawVector().Data
-	T := s.sc.DurationS
+	T := s.end
 	res := &Result{
 		Scenario: s.sc.Name, Engine: "fluid", Form: FormHybrid, DropRule: s.sc.DropRule,
-		Seed: s.set.Seed, DurationS: T, Trace: s.trace,
+		Seed: s.set.Seed, DurationS: T, Trace: s.trace, Crossings: s.crossings, Losses: s.losses,
 	}
 	for fi := range s.flows {
 		f := &s.flows[fi]

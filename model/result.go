@@ -13,6 +13,27 @@ type Result struct {
 	Links     []LinkResult `json:"links"`
 	// Trace holds samples every SampleS seconds when requested.
 	Trace []Sample `json:"-"`
+	// Crossings are the located first crossings of FluidSettings.Watch levels.
+	Crossings []Crossing `json:"crossings,omitempty"`
+	// Losses records every loss event when FluidSettings.RecordLosses is set.
+	Losses []LossRecord `json:"-"`
+}
+
+// Crossing is the first time a flow's window reached a watched level.
+type Crossing struct {
+	Flow        int     `json:"flow"`
+	CwndPkts    float64 `json:"cwnd_pkts"`
+	TS          float64 `json:"t_s"`
+	SinceStartS float64 `json:"since_start_s"`
+}
+
+// LossRecord is one loss event with the flow's running totals just before it.
+type LossRecord struct {
+	Flow          int
+	TS            float64 // s
+	CwndPkts      float64 // window just before the loss, packets
+	CwndTimePktS  float64 // ∫ cwnd dt since the flow started, packet·s
+	DeliveredPkts float64 // packets delivered since the flow started
 }
 
 // FlowResult summarises one flow over its active time.
@@ -51,4 +72,6 @@ type Sample struct {
 	RateBps   float64 `json:"rate_bps"`
 	RTTS      float64 `json:"rtt_s"`
 	QueuePkts float64 `json:"queue_pkts"`
+	// DeliveredPkts is the flow's cumulative delivered packets (flow rows).
+	DeliveredPkts float64 `json:"delivered_pkts"`
 }

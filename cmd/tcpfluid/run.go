@@ -163,10 +163,10 @@ func runAction(c *cli.Context) error {
 
 func writeTraceCSV(w io.Writer, res *model.Result) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"t_s", "flow", "link", "cwnd_pkts", "ssthresh_pkts", "rate_bps", "rtt_s", "queue_pkts"})
+	cw.Write([]string{"t_s", "flow", "link", "cwnd_pkts", "ssthresh_pkts", "rate_bps", "rtt_s", "queue_pkts", "delivered_pkts"})
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	for _, s := range res.Trace {
-		cw.Write([]string{g(s.TS), strconv.Itoa(s.Flow), s.Link, g(s.CwndPkts), g(s.Ssthresh), g(s.RateBps), g(s.RTTS), g(s.QueuePkts)})
+		cw.Write([]string{g(s.TS), strconv.Itoa(s.Flow), s.Link, g(s.CwndPkts), g(s.Ssthresh), g(s.RateBps), g(s.RTTS), g(s.QueuePkts), g(s.DeliveredPkts)})
 	}
 	cw.Flush()
 	return cw.Error()
