@@ -1,0 +1,415 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// LoadScenario reads one YAML document describing a scenario and validates it. Decoding is
+// strict: an unknown or repeated key is an error naming its line and place
+// (`line 7: unknown key "bandwith" in links[0]`), and validation errors carry the line of
+// the offending value. Keys are snake_case; quantities take units (see ParseRate,
+// ParseDuration, ParseSize, ParseBuffer):
+//
+//	name, description, duration (10s), drop_rule (synchronized | proportional)
+//	links:  name, capacity (100Mbps), delay (10ms, one way), buffer (20 packets or 1bdp),
+//	        queue (droptail | red), red: {min_thresh, max_thresh (packets), max_p, q_weight},
+//	        loss: {model: none | random | periodic, p: 1e-5}
+//	paths:  name, links: [l0, l1]
+//	flows:  name, algorithm, params: {name: value}, path, start, stop (0: the end),
+//	        size (50MB; 0: long-lived), mss (552B), rwnd (64KB, bytes) or rwnd_pkts (8000,
+//	        packets of mss, as ns-2's window_), window_scaling (true | false), initial_cwnd
+//	cbr:    name, path, rate (1Mbps), packet_size (1000B), start, stop
+//	events: at (40s), kind (link-down | link-up | delay-change), link, delay (new one-way delay)
+//
+// testdata/scenarios/example.yaml is a commented example.
+func LoadScenario(r io.Reader) (*Scenario, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(r)
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: empty document", ErrScenario)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrScenario, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: want one YAML document, found more (or a syntax error after the first: %v)", ErrScenario, err)
+	}
+	d := yamlDecoder{lines: map[string]int{}}
+	s := &Scenario{}
+	if err := d.scenario(&doc, s); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			fe.Line = d.lineOf(fe.Field)
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// LoadScenarioFile loads a scenario from a YAML file; an unnamed scenario takes the file's
+// base name without its extension.
+func LoadScenarioFile(path string) (*Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := LoadScenario(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return s, nil
+}
+
+// yamlDecoder walks the node tree by hand so that every error knows its line and its field
+// path, and records the line of every value for validation errors found later.
+type yamlDecoder struct {
+	lines map[string]int // field path ("links[1].capacity") → line of its value
+}
+
+// lineOf returns the line of the field or of its nearest recorded parent, 0 if none.
+func (d *yamlDecoder) lineOf(field string) int {
+	for field != "" {
+		if l, ok := d.lines[field]; ok {
+			return l
+		}
+		cut := strings.LastIndexAny(field, ".[")
+		if cut < 0 {
+			break
+		}
+		field = field[:cut]
+	}
+	return 0
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return "a scalar"
+	}
+	return "an unsupported node"
+}
+
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func where(at string) string {
+	if at == "" {
+		return "the scenario"
+	}
+	return at
+}
+
+func (d *yamlDecoder) errAt(n *yaml.Node, at, format string, args ...any) error {
+	return fmt.Errorf("%w: line %d: %s: %s", ErrScenario, n.Line, where(at), fmt.Sprintf(format, args...))
+}
+
+// field decodes the value of one known key at the given path.
+type field struct {
+	key string
+	set func(n *yaml.Node, at string) error
+}
+
+// mapping decodes a mapping node with the given known keys; unknown and repeated keys are
+// errors.
+func (d *yamlDecoder) mapping(n *yaml.Node, at string, fields []field) error {
+	n = resolveAlias(n)
+	if n.Kind != yaml.MappingNode {
+		return d.errAt(n, at, "got %s, want a mapping of keys", kindName(n.Kind))
+	}
+	d.lines[at] = n.Line
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolveAlias(n.Content[i]), n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return d.errAt(k, at, "got %s as a key, want a name", kindName(k.Kind))
+		}
+		if seen[k.Value] {
+			return fmt.Errorf("%w: line %d: repeated key %q in %s", ErrScenario, k.Line, k.Value, where(at))
+		}
+		seen[k.Value] = true
+		known := false
+		for _, f := range fields {
+			if f.key == k.Value {
+				known = true
+				if err := f.set(v, join(at, f.key)); err != nil {
+					return err
+				}
+				break
+			}
+		}
+		if !known {
+			keys := make([]string, len(fields))
+			for j, f := range fields {
+				keys[j] = f.key
+			}
+			return fmt.Errorf("%w: line %d: unknown key %q in %s (known keys: %s)", ErrScenario, k.Line, k.Value, where(at), strings.Join(keys, ", "))
+		}
+	}
+	return nil
+}
+
+// sequence calls item for each element of a list node.
+func (d *yamlDecoder) sequence(n *yaml.Node, at string, item func(i int, n *yaml.Node, at string) error) error {
+	n = resolveAlias(n)
+	if n.Kind != yaml.SequenceNode {
+		return d.errAt(n, at, "got %s, want a list", kindName(n.Kind))
+	}
+	d.lines[at] = n.Line
+	for i, c := range n.Content {
+		if err := item(i, c, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *yamlDecoder) scalar(n *yaml.Node, at string) (string, error) {
+	n = resolveAlias(n)
+	if n.Kind != yaml.ScalarNode {
+		return "", d.errAt(n, at, "got %s, want a single value", kindName(n.Kind))
+	}
+	d.lines[at] = n.Line
+	return n.Value, nil
+}
+
+// quantity returns a setter that parses a scalar with parse into *dst.
+func (d *yamlDecoder) quantity(dst *float64, parse func(string) (float64, error)) func(*yaml.Node, string) error {
+	return func(n *yaml.Node, at string) error {
+		v, err := d.scalar(n, at)
+		if err != nil {
+			return err
+		}
+		x, err := parse(v)
+		if err != nil {
+			return fmt.Errorf("%w: line %d: %s: %w", ErrScenario, resolveAlias(n).Line, at, err)
+		}
+		*dst = x
+		return nil
+	}
+}
+
+func (d *yamlDecoder) text(dst *string) func(*yaml.Node, string) error {
+	return func(n *yaml.Node, at string) error {
+		v, err := d.scalar(n, at)
+		*dst = v
+		return err
+	}
+}
+
+func (d *yamlDecoder) flag(dst *bool) func(*yaml.Node, string) error {
+	return func(n *yaml.Node, at string) error {
+		v, err := d.scalar(n, at)
+		if err != nil {
+			return err
+		}
+		// yaml.v3 also reads YAML 1.1's yes/no and on/off into a bool.
+		if err := resolveAlias(n).Decode(dst); err != nil {
+			return d.errAt(n, at, "%q, want true or false", v)
+		}
+		return nil
+	}
+}
+
+func (d *yamlDecoder) scenario(doc *yaml.Node, s *Scenario) error {
+	n := doc
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return fmt.Errorf("%w: empty document", ErrScenario)
+		}
+		n = n.Content[0]
+	}
+	var dropRule string
+	err := d.mapping(n, "", []field{
+		{"name", d.text(&s.Name)},
+		{"description", d.text(&s.Description)},
+		{"duration", d.quantity(&s.DurationS, ParseDuration)},
+		{"drop_rule", d.text(&dropRule)},
+		{"links", func(n *yaml.Node, at string) error {
+			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+				var l Link
+				err := d.link(n, at, &l)
+				s.Links = append(s.Links, l)
+				return err
+			})
+		}},
+		{"paths", func(n *yaml.Node, at string) error {
+			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+				var p Path
+				err := d.mapping(n, at, []field{
+					{"name", d.text(&p.Name)},
+					{"links", func(n *yaml.Node, at string) error {
+						return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+							name, err := d.scalar(n, at)
+							p.Links = append(p.Links, name)
+							return err
+						})
+					}},
+				})
+				s.Paths = append(s.Paths, p)
+				return err
+			})
+		}},
+		{"flows", func(n *yaml.Node, at string) error {
+			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+				var f Flow
+				err := d.flow(n, at, &f)
+				s.Flows = append(s.Flows, f)
+				return err
+			})
+		}},
+		{"cbr", func(n *yaml.Node, at string) error {
+			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+				var c CBR
+				err := d.mapping(n, at, []field{
+					{"name", d.text(&c.Name)},
+					{"path", d.text(&c.Path)},
+					{"rate", d.quantity(&c.RateBps, ParseRate)},
+					{"packet_size", d.quantity(&c.PacketBytes, ParseSize)},
+					{"start", d.quantity(&c.StartS, ParseDuration)},
+					{"stop", d.quantity(&c.StopS, ParseDuration)},
+				})
+				s.CBR = append(s.CBR, c)
+				return err
+			})
+		}},
+		{"events", func(n *yaml.Node, at string) error {
+			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+				var e TimedEvent
+				var kind string
+				err := d.mapping(n, at, []field{
+					{"at", d.quantity(&e.AtS, ParseDuration)},
+					{"kind", d.text(&kind)},
+					{"link", d.text(&e.Link)},
+					{"delay", d.quantity(&e.DelayS, ParseDuration)},
+				})
+				e.Kind = EventKind(kind)
+				s.Events = append(s.Events, e)
+				return err
+			})
+		}},
+	})
+	s.DropRule = DropRule(dropRule)
+	return err
+}
+
+func (d *yamlDecoder) link(n *yaml.Node, at string, l *Link) error {
+	var queue, loss string
+	err := d.mapping(n, at, []field{
+		{"name", d.text(&l.Name)},
+		{"capacity", d.quantity(&l.CapacityBps, ParseRate)},
+		{"delay", d.quantity(&l.DelayS, ParseDuration)},
+		{"buffer", func(n *yaml.Node, at string) error {
+			v, err := d.scalar(n, at)
+			if err != nil {
+				return err
+			}
+			if l.BufferPkts, l.BufferBDP, err = ParseBuffer(v); err != nil {
+				return fmt.Errorf("%w: line %d: %s: %w", ErrScenario, resolveAlias(n).Line, at, err)
+			}
+			return nil
+		}},
+		{"queue", d.text(&queue)},
+		{"red", func(n *yaml.Node, at string) error {
+			return d.mapping(n, at, []field{
+				{"min_thresh", d.quantity(&l.RED.MinThPkts, ParseNumber)},
+				{"max_thresh", d.quantity(&l.RED.MaxThPkts, ParseNumber)},
+				{"max_p", d.quantity(&l.RED.MaxP, ParseNumber)},
+				{"q_weight", d.quantity(&l.RED.Weight, ParseNumber)},
+			})
+		}},
+		{"loss", func(n *yaml.Node, at string) error {
+			return d.mapping(n, at, []field{
+				{"model", d.text(&loss)},
+				{"p", d.quantity(&l.LossP, ParseNumber)},
+			})
+		}},
+	})
+	l.Queue, l.Loss = QueueKind(queue), LossModel(loss)
+	return err
+}
+
+func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
+	var rwndPkts float64
+	rwndPktsSet := false
+	err := d.mapping(n, at, []field{
+		{"name", d.text(&f.Name)},
+		{"algorithm", d.text(&f.Algorithm)},
+		{"params", func(n *yaml.Node, at string) error {
+			n = resolveAlias(n)
+			if n.Kind != yaml.MappingNode {
+				return d.errAt(n, at, "got %s, want a mapping of parameter names to numbers", kindName(n.Kind))
+			}
+			f.Params = map[string]float64{}
+			fields := make([]field, 0, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				var v float64
+				name := resolveAlias(n.Content[i]).Value
+				fields = append(fields, field{name, func(n *yaml.Node, at string) error {
+					err := d.quantity(&v, ParseNumber)(n, at)
+					f.Params[name] = v
+					return err
+				}})
+			}
+			return d.mapping(n, at, fields)
+		}},
+		{"path", d.text(&f.Path)},
+		{"start", d.quantity(&f.StartS, ParseDuration)},
+		{"stop", d.quantity(&f.StopS, ParseDuration)},
+		{"size", d.quantity(&f.SizeBytes, ParseSize)},
+		{"mss", d.quantity(&f.MSSBytes, ParseSize)},
+		{"rwnd", d.quantity(&f.RwndBytes, ParseSize)},
+		{"rwnd_pkts", func(n *yaml.Node, at string) error {
+			rwndPktsSet = true
+			return d.quantity(&rwndPkts, ParseNumber)(n, at)
+		}},
+		{"window_scaling", d.flag(&f.WindowScaling)},
+		{"initial_cwnd", d.quantity(&f.InitialCwnd, ParseNumber)},
+	})
+	if err != nil || !rwndPktsSet {
+		return err
+	}
+	line := d.lines[at+".rwnd_pkts"]
+	if _, both := d.lines[at+".rwnd"]; both {
+		return fmt.Errorf("%w: line %d: %s: both rwnd and rwnd_pkts are set, want one", ErrScenario, line, at)
+	}
+	if rwndPkts <= 0 {
+		return fmt.Errorf("%w: line %d: %s.rwnd_pkts = %v packets, want > 0", ErrScenario, line, at, rwndPkts)
+	}
+	mss := f.MSSBytes
+	if mss == 0 {
+		mss = DefaultMSSBytes
+	}
+	f.RwndBytes = rwndPkts * mss
+	d.lines[at+".rwnd"] = line // range errors on the resolved window point at rwnd_pkts
+	return nil
+}
