@@ -45,15 +45,6 @@ func fairnessCommand() *cli.Command {
 	}
 }
 
-func sweepCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "sweep",
-		Usage:  "parameter grid over any algorithm or scenario parameter",
-		Flags:  []cli.Flag{formatFlag()},
-		Action: pending("issue 7"),
-	}
-}
-
 func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "validate",
