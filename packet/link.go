@@ -1,0 +1,156 @@
+package packet
+
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// redMeanPacketBytes is the packet size RED assumes when it ages its average over an idle
+// period (ns-2 Queue/RED mean_pktsize_ = 500 bytes).
+const redMeanPacketBytes = 500
+
+// periodicEps keeps p·count from missing an integer by a rounding error, so that with
+// p = 1e-3 the 1000th packet, not the 1001st, is the one lost.
+const periodicEps = 1e-9
+
+// link is one unidirectional link: a FIFO buffer served at the link capacity, then a
+// propagation delay. Its state counts packets "in the system": the one being serialized
+// plus those waiting, which is what ns-2's queue-limit bounds (its DropTail keeps at most
+// limit−1 waiting while one is on the wire).
+type link struct {
+	name     string
+	capBps   float64 // bit/s
+	delayS   float64 // one-way propagation delay, s
+	buffer   int     // packets in the system at most
+	queue    ring    // head is the packet being serialized while busy
+	busy     bool
+	up       bool
+	epoch    uint32  // bumped at link-down: packets on the wire or in service then are lost
+	downAt   float64 // time of the latest link-down, s (-Inf if never)
+	txStart  float64 // s
+	idleFrom float64 // s, when the link last went idle (RED's average ages over idle time)
+
+	loss     model.LossModel
+	lossP    float64
+	periodic []float64 // per source (TCP flows, then CBR): packets counted for periodic loss
+
+	red    bool
+	redCfg model.RED
+	redAvg float64 // EWMA of the number of packets in the system
+	redCnt int     // packets since the last RED drop while the average is between the thresholds; -1 below min_th
+
+	// statistics
+	busyS   float64 // total serialization time, s
+	qInt    float64 // ∫ packets in system dt, packet·s
+	qLastT  float64 // s
+	dropped int64
+}
+
+// ring is a growable FIFO of packets. It grows by doubling and never shrinks, so in steady
+// state it allocates nothing.
+type ring struct {
+	buf  []pkt
+	head int
+	n    int
+}
+
+func (r *ring) len() int { return r.n }
+
+func (r *ring) push(p pkt) {
+	if r.n == len(r.buf) {
+		size := 2 * len(r.buf)
+		if size < 16 {
+			size = 16
+		}
+		buf := make([]pkt, size)
+		for i := 0; i < r.n; i++ {
+			buf[i] = r.buf[(r.head+i)%len(r.buf)]
+		}
+		r.buf, r.head = buf, 0
+	}
+	r.buf[(r.head+r.n)%len(r.buf)] = p
+	r.n++
+}
+
+func (r *ring) front() *pkt { return &r.buf[r.head] }
+
+func (r *ring) pop() pkt {
+	p := r.buf[r.head]
+	r.head++
+	if r.head == len(r.buf) {
+		r.head = 0
+	}
+	r.n--
+	return p
+}
+
+// txTime is the serialization time of a packet of the given size, s.
+func (l *link) txTime(bytes float64) float64 { return bytes * 8 / l.capBps }
+
+// account adds the queue-length integral up to now; call before the length changes.
+func (l *link) account(now float64) {
+	l.qInt += float64(l.queue.len()) * (now - l.qLastT)
+	l.qLastT = now
+}
+
+// lossDrop applies the link's non-congestion loss process to a packet of the given source
+// arriving at the link.
+func (l *link) lossDrop(s *sim, source int) bool {
+	switch l.loss {
+	case model.LossRandom:
+		return s.rng.Float64() < l.lossP
+	case model.LossPeriodic:
+		before := math.Floor(l.periodic[source]*l.lossP + periodicEps)
+		l.periodic[source]++
+		return math.Floor(l.periodic[source]*l.lossP+periodicEps) > before
+	}
+	return false
+}
+
+// redDrop is Floyd and Jacobson's RED (1993) as ns-2 runs it by default (gentle_ true):
+// the average follows avg ← (1−w)·avg + w·q at each arrival, decaying as if m small
+// packets had departed over an idle period; between min_th and max_th the drop
+// probability pb = max_p·(avg−min_th)/(max_th−min_th) is spread out by the count since the
+// last drop, pa = pb/(1 − count·pb); from max_th to 2·max_th it rises linearly from max_p
+// to 1 (gentle), and above 2·max_th every arrival is dropped.
+func (l *link) redDrop(s *sim, now float64) bool {
+	w := l.redCfg.Weight
+	q := float64(l.queue.len())
+	if q == 0 && !l.busy {
+		idle := now - l.idleFrom
+		m := idle * l.capBps / (8 * redMeanPacketBytes)
+		l.redAvg *= math.Pow(1-w, m)
+	}
+	l.redAvg = (1-w)*l.redAvg + w*q
+	minTh, maxTh, maxP := l.redCfg.MinThPkts, l.redCfg.MaxThPkts, l.redCfg.MaxP
+	avg := l.redAvg
+	switch {
+	case avg < minTh:
+		l.redCnt = -1
+		return false
+	case avg < maxTh:
+		l.redCnt++
+		pb := maxP * (avg - minTh) / (maxTh - minTh)
+		pa := 1.0
+		if d := 1 - float64(l.redCnt)*pb; d > pb {
+			pa = pb / d
+		}
+		if s.rng.Float64() < pa {
+			l.redCnt = 0
+			return true
+		}
+		return false
+	case avg < 2*maxTh:
+		l.redCnt++
+		pb := maxP + (1-maxP)*(avg-maxTh)/maxTh
+		if s.rng.Float64() < pb {
+			l.redCnt = 0
+			return true
+		}
+		return false
+	default:
+		l.redCnt = 0
+		return true
+	}
+}

@@ -1,0 +1,485 @@
+package packet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// Settings control one packet-level run. The zero value is the documented default.
+type Settings struct {
+	// Seed seeds the random loss and RED generators (math/rand/v2 PCG). The same seed
+	// gives a byte-identical Result and trace.
+	Seed uint64
+	// SampleS is the trace sampling interval in seconds; 0 records no trace.
+	SampleS float64
+	// MaxEvents bounds the number of events processed; past it Run fails with
+	// ErrMaxEvents. Default (0) 1e9.
+	MaxEvents int
+	// DelayedAck makes receivers acknowledge every second in-order packet, or after
+	// DelayedAckS, and out-of-order packets at once (RFC 5681 §4.2). Default false: every
+	// packet is acknowledged, like ns-2's Agent/TCPSink.
+	DelayedAck bool
+	// MinRTOS is the lower bound of the retransmission timeout in seconds. Default (0)
+	// 0.2 s, ns-2.35's minrto_ and Linux's TCP_RTO_MIN; RFC 6298 (2.4) recommends 1 s.
+	MinRTOS float64
+	// HeaderBytes is the TCP/IP header in bytes: it is added to every data segment on the
+	// wire (serialization, not the data counted in throughput and goodput) and is the size
+	// of an ACK (serialized on the reverse path, never queued). Default 0: the scenario's
+	// MSS is the whole packet, as the fluid engine takes it, and ACKs take no time to send.
+	// ns-2's Agent/TCP uses 40 (tcpip_base_hdr_size_, TCPSink packetSize_); see doc.go.
+	HeaderBytes float64
+}
+
+// Defaults of Settings and fixed constants of the TCP model.
+const (
+	DefaultMaxEvents = 1_000_000_000
+	DefaultMinRTOS   = 0.2 // s, ns-2.35 minrto_
+	// DelayedAckS is the delayed-ACK timer, s (RFC 5681 §4.2 allows up to 0.5 s).
+	DelayedAckS = 0.2
+	// InitialRTOS is the timeout before the first RTT sample, s (RFC 6298 §2.1; ns-2 uses 3 s).
+	InitialRTOS = 1.0
+	// MaxRTOS caps the backed-off timeout, s (RFC 6298 §2.5; ns-2 maxrto_ 60).
+	MaxRTOS = 60.0
+	// ClockGranularityS is G in RTO = SRTT + max(G, 4·RTTVAR), s (ns-2 tcpTick_ 0.01).
+	ClockGranularityS = 0.01
+	// DupAckThreshold is the number of duplicate ACKs that triggers fast retransmit.
+	DupAckThreshold = 3
+)
+
+var (
+	// ErrSettings is returned (wrapped) for a Settings field out of range.
+	ErrSettings = errors.New("invalid packet settings")
+	// ErrMaxEvents is returned (wrapped) when a run needs more than Settings.MaxEvents events.
+	ErrMaxEvents = errors.New("packet engine event limit reached")
+	// ErrScenario is returned (wrapped) for a scenario the engine cannot run: one that was
+	// not validated (unknown names, non-positive sizes).
+	ErrScenario = errors.New("packet engine cannot run scenario")
+	// ErrLaw is returned (wrapped) when an algorithm's event law sets a window that is not
+	// a finite number of packets >= 0.
+	ErrLaw = errors.New("algorithm law misbehaved")
+)
+
+// ctxCheckEvery is how many events run between checks of the context.
+const ctxCheckEvery = 1 << 16
+
+// cbrSource is one constant-bit-rate sender.
+type cbrSource struct {
+	path      []int32
+	bytes     float64 // packet size, bytes
+	intervalS float64 // spacing between packets, s
+	stop      float64 // s
+}
+
+// sim is one run's state.
+type sim struct {
+	scn    *model.Scenario
+	set    Settings
+	now    float64
+	end    float64
+	q      eventQueue
+	rng    *rand.Rand
+	links  []link
+	flows  []tcpFlow
+	cbrs   []cbrSource
+	events int64
+	trace  []model.Sample
+	minRTO float64
+	err    error // set by fail; stops the run
+}
+
+// fail records the first error that must stop the run.
+func (sm *sim) fail(err error) {
+	if sm.err == nil {
+		sm.err = err
+	}
+}
+
+// Run simulates the scenario packet by packet and returns the same Result shape as the
+// fluid engine (Engine "packet"). The scenario must have been validated (s.Validate());
+// Run does not modify it.
+func Run(ctx context.Context, s *model.Scenario, set Settings) (*model.Result, error) {
+	sm, err := newSim(s, set)
+	if err != nil {
+		return nil, err
+	}
+	if err := sm.run(ctx, sm.end, math.MaxInt); err != nil {
+		return nil, err
+	}
+	return sm.result(), nil
+}
+
+func checkSettings(set *Settings) error {
+	switch {
+	case math.IsNaN(set.SampleS) || math.IsInf(set.SampleS, 0) || set.SampleS < 0:
+		return fmt.Errorf("%w: SampleS = %v s, want >= 0 (0: no trace)", ErrSettings, set.SampleS)
+	case set.MaxEvents < 0:
+		return fmt.Errorf("%w: MaxEvents = %d, want >= 0 (0: default %d)", ErrSettings, set.MaxEvents, DefaultMaxEvents)
+	case math.IsNaN(set.MinRTOS) || math.IsInf(set.MinRTOS, 0) || set.MinRTOS < 0:
+		return fmt.Errorf("%w: MinRTOS = %v s, want >= 0 (0: default %v s)", ErrSettings, set.MinRTOS, DefaultMinRTOS)
+	case math.IsNaN(set.HeaderBytes) || math.IsInf(set.HeaderBytes, 0) || set.HeaderBytes < 0:
+		return fmt.Errorf("%w: HeaderBytes = %v bytes, want >= 0", ErrSettings, set.HeaderBytes)
+	}
+	if set.MaxEvents == 0 {
+		set.MaxEvents = DefaultMaxEvents
+	}
+	if set.MinRTOS == 0 {
+		set.MinRTOS = DefaultMinRTOS
+	}
+	return nil
+}
+
+// newSim builds the network, the flows and the initial events.
+func newSim(s *model.Scenario, set Settings) (*sim, error) {
+	if err := checkSettings(&set); err != nil {
+		return nil, err
+	}
+	if !(s.DurationS > 0) || math.IsInf(s.DurationS, 0) {
+		return nil, fmt.Errorf("%w: duration = %v s, want > 0 (validate the scenario first)", ErrScenario, s.DurationS)
+	}
+	sm := &sim{
+		scn:    s,
+		set:    set,
+		end:    s.DurationS,
+		q:      newEventQueue(1024),
+		rng:    rand.New(rand.NewPCG(set.Seed, set.Seed^0x9e3779b97f4a7c15)),
+		minRTO: set.MinRTOS,
+	}
+	sources := len(s.Flows) + len(s.CBR)
+	sm.links = make([]link, len(s.Links))
+	for i, l := range s.Links {
+		if !(l.CapacityBps > 0) || !(l.BufferPkts >= 1) || l.DelayS < 0 {
+			return nil, fmt.Errorf("%w: link %q: capacity %v bit/s, buffer %v packets, delay %v s, want > 0, >= 1, >= 0 (validate the scenario first)",
+				ErrScenario, l.Name, l.CapacityBps, l.BufferPkts, l.DelayS)
+		}
+		L := &sm.links[i]
+		*L = link{
+			name: l.Name, capBps: l.CapacityBps, delayS: l.DelayS,
+			buffer: int(math.Min(math.Floor(l.BufferPkts), math.MaxInt32)),
+			up:     true, downAt: math.Inf(-1),
+			loss: l.Loss, lossP: l.LossP,
+			red: l.Queue == model.QueueRED, redCfg: l.RED, redCnt: -1,
+		}
+		if l.Loss == model.LossPeriodic {
+			L.periodic = make([]float64, sources)
+		}
+	}
+	paths := make([][]int32, len(s.Paths))
+	for i, p := range s.Paths {
+		if len(p.Links) == 0 {
+			return nil, fmt.Errorf("%w: path %q has no links", ErrScenario, p.Name)
+		}
+		for _, name := range p.Links {
+			li := s.LinkIndex(name)
+			if li < 0 {
+				return nil, fmt.Errorf("%w: path %q: unknown link %q", ErrScenario, p.Name, name)
+			}
+			paths[i] = append(paths[i], int32(li))
+		}
+	}
+	pathOf := func(kind, name string) ([]int32, error) {
+		if pi := s.PathIndex(name); pi >= 0 {
+			return paths[pi], nil
+		}
+		return nil, fmt.Errorf("%w: %s: unknown path %q", ErrScenario, kind, name)
+	}
+	sm.flows = make([]tcpFlow, len(s.Flows))
+	for i := range s.Flows {
+		path, err := pathOf("flow "+s.Flows[i].Name, s.Flows[i].Path)
+		if err != nil {
+			return nil, err
+		}
+		if err := sm.flows[i].init(sm, i, &s.Flows[i], path); err != nil {
+			return nil, err
+		}
+		sm.q.push(s.Flows[i].StartS, event{kind: evFlowStart, idx: int32(i)})
+		if stop := s.Flows[i].StopS; stop > 0 && stop < sm.end {
+			sm.q.push(stop, event{kind: evFlowStop, idx: int32(i)})
+		}
+	}
+	sm.cbrs = make([]cbrSource, len(s.CBR))
+	for i, c := range s.CBR {
+		path, err := pathOf("cbr "+c.Name, c.Path)
+		if err != nil {
+			return nil, err
+		}
+		if !(c.RateBps > 0) || !(c.PacketBytes > 0) {
+			return nil, fmt.Errorf("%w: cbr %q: rate %v bit/s, packet %v bytes, want > 0", ErrScenario, c.Name, c.RateBps, c.PacketBytes)
+		}
+		stop := c.StopS
+		if stop <= 0 || stop > sm.end {
+			stop = sm.end
+		}
+		sm.cbrs[i] = cbrSource{path: path, bytes: c.PacketBytes, intervalS: c.PacketBytes * 8 / c.RateBps, stop: stop}
+		sm.q.push(c.StartS, event{kind: evCBR, idx: int32(i)})
+	}
+	for i, e := range s.Events {
+		if s.LinkIndex(e.Link) < 0 {
+			return nil, fmt.Errorf("%w: events[%d]: unknown link %q", ErrScenario, i, e.Link)
+		}
+		sm.q.push(e.AtS, event{kind: evNetwork, idx: int32(i)})
+	}
+	if set.SampleS > 0 {
+		n := int(math.Floor(sm.end/set.SampleS + 1e-9))
+		sm.trace = make([]model.Sample, 0, n*(len(sm.flows)+len(sm.links)))
+		if n >= 1 {
+			sm.q.push(set.SampleS, event{kind: evSample, idx: 1})
+		}
+	}
+	return sm, nil
+}
+
+// run processes events up to time until (s, at most the scenario's end) or until steps
+// events have run, whichever comes first.
+func (sm *sim) run(ctx context.Context, until float64, steps int) error {
+	until = math.Min(until, sm.end)
+	for n := 0; n < steps && sm.q.len() > 0 && sm.q.heap[0].t <= until; n++ {
+		if sm.events%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		sm.events++
+		if sm.events > int64(sm.set.MaxEvents) {
+			return fmt.Errorf("%w: more than %d events by t = %.6g s of %.6g s (raise Settings.MaxEvents)",
+				ErrMaxEvents, sm.set.MaxEvents, sm.now, sm.end)
+		}
+		t, e := sm.q.pop()
+		sm.now = t
+		sm.dispatch(e)
+		if sm.err != nil {
+			return sm.err
+		}
+	}
+	return nil
+}
+
+func (sm *sim) dispatch(e event) {
+	switch e.kind {
+	case evTxDone:
+		sm.txDone(e)
+	case evArrive:
+		sm.arrive(e)
+	case evAck:
+		sm.flows[e.idx].onAck(sm, e)
+	case evRTO:
+		sm.flows[e.idx].onRTOEvent(sm, e.gen)
+	case evDelAck:
+		sm.flows[e.idx].onDelAckEvent(sm, e.gen)
+	case evFlowStart:
+		sm.flows[e.idx].start(sm)
+	case evFlowStop:
+		sm.flows[e.idx].stop(sm)
+	case evCBR:
+		sm.cbrEmit(int(e.idx))
+	case evNetwork:
+		sm.network(int(e.idx))
+	case evSample:
+		sm.sample(int(e.idx))
+	}
+}
+
+// pathOf returns the links a packet traverses.
+func (sm *sim) pathOf(p *pkt) []int32 {
+	if p.cbr {
+		return sm.cbrs[p.src].path
+	}
+	return sm.flows[p.src].path
+}
+
+// sourceIndex numbers TCP flows first, then CBR sources (periodic-loss counters).
+func (sm *sim) sourceIndex(p *pkt) int {
+	if p.cbr {
+		return len(sm.flows) + int(p.src)
+	}
+	return int(p.src)
+}
+
+// drop records a packet lost on link li.
+func (sm *sim) drop(li int32, p *pkt) {
+	sm.links[li].dropped++
+	if !p.cbr {
+		sm.flows[p.src].dropped++
+	}
+}
+
+// enqueue offers a packet to link li: loss process, queue discipline, buffer limit.
+func (sm *sim) enqueue(li int32, p pkt) {
+	l := &sm.links[li]
+	if !l.up || l.lossDrop(sm, sm.sourceIndex(&p)) || (l.red && l.redDrop(sm, sm.now)) || l.queue.len() >= l.buffer {
+		sm.drop(li, &p)
+		return
+	}
+	l.account(sm.now)
+	l.queue.push(p)
+	if !l.busy {
+		sm.startTx(li)
+	}
+}
+
+func (sm *sim) startTx(li int32) {
+	l := &sm.links[li]
+	l.busy = true
+	l.txStart = sm.now
+	sm.q.push(sm.now+l.txTime(l.queue.front().bytes), event{kind: evTxDone, idx: li, gen: l.epoch})
+}
+
+func (sm *sim) txDone(e event) {
+	l := &sm.links[e.idx]
+	if e.gen != l.epoch {
+		return // the link went down while this packet was being serialized
+	}
+	l.account(sm.now)
+	p := l.queue.pop()
+	l.busyS += sm.now - l.txStart
+	sm.q.push(sm.now+l.delayS, event{kind: evArrive, idx: e.idx, gen: l.epoch, pkt: p})
+	if l.queue.len() > 0 {
+		sm.startTx(e.idx)
+	} else {
+		l.busy = false
+		l.idleFrom = sm.now
+	}
+}
+
+// arrive handles a packet at the far end of link e.idx.
+func (sm *sim) arrive(e event) {
+	p := e.pkt
+	if e.gen != sm.links[e.idx].epoch {
+		sm.drop(e.idx, &p) // it was on the wire when the link went down
+		return
+	}
+	p.hop++
+	path := sm.pathOf(&p)
+	if int(p.hop) < len(path) {
+		sm.enqueue(path[p.hop], p)
+		return
+	}
+	if !p.cbr {
+		sm.flows[p.src].receive(sm, &p)
+	}
+}
+
+func (sm *sim) cbrEmit(i int) {
+	c := &sm.cbrs[i]
+	if sm.now >= c.stop {
+		return
+	}
+	sm.enqueue(c.path[0], pkt{sentAt: sm.now, bytes: c.bytes, src: int32(i), cbr: true})
+	sm.q.push(sm.now+c.intervalS, event{kind: evCBR, idx: int32(i)})
+}
+
+// network applies scenario event i.
+func (sm *sim) network(i int) {
+	e := &sm.scn.Events[i]
+	li := int32(sm.scn.LinkIndex(e.Link))
+	l := &sm.links[li]
+	switch e.Kind {
+	case model.EventLinkDown:
+		if !l.up {
+			return
+		}
+		l.up = false
+		l.downAt = sm.now
+		l.epoch++
+		l.account(sm.now)
+		if l.busy {
+			l.busyS += sm.now - l.txStart
+			l.busy = false
+		}
+		for l.queue.len() > 0 {
+			p := l.queue.pop()
+			sm.drop(li, &p)
+		}
+		l.idleFrom = sm.now
+	case model.EventLinkUp:
+		l.up = true
+		if e.DelayS > 0 {
+			l.delayS = e.DelayS
+		}
+	case model.EventDelayChange:
+		l.delayS = e.DelayS
+	}
+}
+
+// pathUp reports whether every link of a path is up and has not gone down since t.
+func (sm *sim) pathUp(path []int32, since float64) bool {
+	for _, li := range path {
+		if l := &sm.links[li]; !l.up || l.downAt >= since {
+			return false
+		}
+	}
+	return true
+}
+
+// ackDelay is how long an ACK takes back over a path now, s: the links' propagation
+// delays plus the serialization of a HeaderBytes-byte ACK on each, never queueing (the
+// reverse path is uncongested).
+func (sm *sim) ackDelay(path []int32) float64 {
+	d := 0.0
+	for _, li := range path {
+		l := &sm.links[li]
+		d += l.delayS + l.txTime(sm.set.HeaderBytes)
+	}
+	return d
+}
+
+// sample records trace row k at t = k·SampleS.
+func (sm *sim) sample(k int) {
+	for i := range sm.flows {
+		sm.trace = append(sm.trace, sm.flows[i].sample(sm, i))
+	}
+	for i := range sm.links {
+		sm.trace = append(sm.trace, model.Sample{TS: sm.now, Flow: -1, Link: sm.links[i].name, QueuePkts: float64(sm.links[i].queue.len())})
+	}
+	if next := float64(k+1) * sm.set.SampleS; next <= sm.end*(1+1e-12) {
+		sm.q.push(next, event{kind: evSample, idx: int32(k + 1)})
+	}
+}
+
+// result closes the books at the end of the run.
+func (sm *sim) result() *model.Result {
+	sm.now = sm.end
+	r := &model.Result{
+		Scenario:  sm.scn.Name,
+		Engine:    "packet",
+		Seed:      sm.set.Seed,
+		DurationS: sm.end,
+		Flows:     make([]model.FlowResult, len(sm.flows)),
+		Links:     make([]model.LinkResult, len(sm.links)),
+		Trace:     sm.trace,
+	}
+	for i := range sm.flows {
+		r.Flows[i] = sm.flows[i].result(sm, i)
+	}
+	for i := range sm.links {
+		l := &sm.links[i]
+		l.account(sm.end)
+		busy := l.busyS
+		if l.busy {
+			busy += sm.end - l.txStart
+		}
+		r.Links[i] = model.LinkResult{
+			Link:          l.name,
+			MeanQueuePkts: l.qInt / sm.end,
+			Utilisation:   busy / sm.end,
+			DroppedPkts:   float64(l.dropped),
+		}
+	}
+	return r
+}
+
+// sortedParams lists a flow's parameter overrides in name order, so that Set sees them in
+// a deterministic order.
+func sortedParams(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
