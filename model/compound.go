@@ -64,6 +64,17 @@ func (p *compoundParams) delayStep(win, diff float64) float64 {
 	return -p.zeta * diff
 }
 
+// smoothDelayStep is delayStep for the fluid face, made continuous: the switch at
+// diff = γ becomes a ramp over the packet below γ, and the shrinking fades out over dwnd's
+// last packet. The discontinuous law makes an ODE solver chatter along diff = γ (a sliding
+// mode) with ever smaller steps; the per-RTT law itself oscillates by about one packet there.
+func (p *compoundParams) smoothDelayStep(win, diff, dwnd float64) float64 {
+	grow := math.Max(p.alpha*math.Pow(win, p.k)-1, 0)
+	shrink := -p.zeta * diff * math.Min(math.Max(dwnd, 0), 1)
+	s := math.Min(math.Max(p.gamma-diff, 0), 1) // 1 below γ−1, 0 from γ on
+	return s*grow + (1-s)*shrink
+}
+
 // split is the loss jump: the new cwnd and dwnd (packets) for total window win and delay
 // window dwnd, the total at least minLossWindow.
 func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
@@ -95,10 +106,7 @@ func (f *compoundFluid) Deriv(dx, x []float64, o Observation) {
 		dx[0], dx[1] = f.win.limit(win, slowStartRate(win, rtt)), 0
 		return
 	}
-	delay := f.p.delayStep(win, queued(win, o)) / rtt
-	if delay < 0 && x[1] <= 0 {
-		delay = 0 // dwnd shrinks no further than 0
-	}
+	delay := f.p.smoothDelayStep(win, queued(win, o), x[1]) / rtt
 	grow := 1/rtt + delay
 	if f.win.limit(win, grow) == 0 {
 		dx[0], dx[1] = 0, 0

@@ -64,6 +64,25 @@ func (p *vegasParams) vegasStep(w, diff float64) float64 {
 	return 0
 }
 
+// smoothVegasStep is vegasStep for the fluid face, made continuous inside the band: +1
+// falls to 0 over [α, α+δ] and 0 to −1 over [β−δ, β], δ = min(½, (β−α)/2) packets. The
+// discontinuous law makes an ODE solver chatter along Diff = α; the equilibrium stays in
+// [α, β].
+func (p *vegasParams) smoothVegasStep(w, diff float64) float64 {
+	d := math.Min(0.5, (p.beta-p.alpha)/2)
+	switch {
+	case diff <= p.alpha:
+		return 1
+	case diff < p.alpha+d:
+		return 1 - (diff-p.alpha)/d
+	case diff <= p.beta-d || w <= minLossWindow:
+		return 0
+	case diff < p.beta:
+		return -(diff - (p.beta - d)) / d
+	}
+	return -1
+}
+
 // vegasFluid is Vegas's fluid face, x = [W].
 type vegasFluid struct {
 	init, win window
@@ -84,7 +103,7 @@ func (f *vegasFluid) Deriv(dx, x []float64, o Observation) {
 		dx[0] = f.win.limit(x[0], slowStartRate(x[0], rtt))
 		return
 	}
-	dx[0] = f.win.limit(x[0], f.p.vegasStep(x[0], queued(x[0], o))/rtt)
+	dx[0] = f.win.limit(x[0], f.p.smoothVegasStep(x[0], queued(x[0], o))/rtt)
 }
 
 func (f *vegasFluid) Guard(x []float64, o Observation) float64 {

@@ -1,0 +1,301 @@
+package response
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// Fairness modes.
+const (
+	ModeSame         = "same"         // N flows of one algorithm, staggered starts
+	ModeRTT          = "rtt"          // one flow per RTT
+	ModeFriendliness = "friendliness" // one flow against N flows of another algorithm
+)
+
+// FairnessSettings configures Fairness. Zero fields take the documented defaults; the
+// topology defaults to seed 000's dumbbell: access 200 Mb/s 10 ms, bottleneck 100 Mb/s
+// 100 ms (one way), buffer 1 BDP, MSS 1460 bytes.
+type FairnessSettings struct {
+	Mode       string   // same (default), rtt or friendliness
+	Algorithms []string // default ["reno"]; one result each
+	Flows      int      // same mode: flows; default 3
+	StartGapS  float64  // same mode: flow i starts at i·StartGapS, s; default 0 (the CLI's: 10 s)
+	// RTTsS are the rtt mode's round-trip propagation times, s; default 50, 75, 100 ms.
+	// Each flow gets its own access link; the bottleneck's one-way delay becomes a quarter
+	// of the smallest RTT and each access delay makes up the rest of its flow's RTT.
+	RTTsS []float64
+	// Against and AgainstFlows: the friendliness mode's competitors; default reno, 4.
+	Against      string
+	AgainstFlows int
+
+	AccessBps, AccessDelayS         float64 // default 200 Mb/s, 10 ms
+	BottleneckBps, BottleneckDelayS float64 // default 100 Mb/s, 100 ms
+	BufferBDP                       float64 // default 1
+	MSSBytes                        float64 // default 1460
+	LossP                           float64 // random loss on the bottleneck; default 0
+	DropRule                        model.DropRule
+	DurationS                       float64 // default 1000 s
+	// MeasureFromS starts the measurement of the run's Jain index and shares; default:
+	// half the duration (after convergence).
+	MeasureFromS float64
+	// WindowS is the length of the windows of the Jain series; default DurationS/30.
+	WindowS float64
+	Params  map[string]map[string]float64
+	Seed    uint64
+	Workers int
+}
+
+// Share is one flow's part of the bottleneck over the measurement interval.
+type Share struct {
+	Flow          int     `json:"flow"`
+	Algorithm     string  `json:"algorithm"`
+	RTTS          float64 `json:"rtt_s"`
+	ThroughputBps float64 `json:"throughput_bps"`
+	Fraction      float64 `json:"fraction"` // of the bottleneck capacity
+}
+
+// JainPoint is Jain's index over one window ending at TS.
+type JainPoint struct {
+	TS   float64 `json:"t_s"`
+	Jain float64 `json:"jain"`
+}
+
+// FairnessResult is one algorithm's fairness run.
+type FairnessResult struct {
+	Algorithm  string      `json:"algorithm"`
+	Flows      int         `json:"flows"`
+	Jain       float64     `json:"jain"`
+	MeasureS   [2]float64  `json:"measure_s"`
+	JainSeries []JainPoint `json:"jain_series"`
+	Shares     []Share     `json:"shares"`
+	// RTTExponent is e in throughput ∝ RTT^−e fitted over the shares (rtt mode);
+	// synchronized Reno gives 2 (REFERENCE.md "Fairness").
+	RTTExponent *float64 `json:"rtt_unfairness_exponent,omitempty"`
+	RTTExpR2    *float64 `json:"rtt_unfairness_r2,omitempty"`
+	// AlgorithmShare is the tested flow's fraction of the bottleneck (friendliness mode).
+	AlgorithmShare *float64 `json:"algorithm_share,omitempty"`
+	Utilisation    float64  `json:"utilisation"`
+	LossEvents     int      `json:"loss_events"`
+}
+
+// FairnessReport is the JSON of `tcpfluid fairness`.
+type FairnessReport struct {
+	Mode      string           `json:"mode"`
+	LossModel string           `json:"loss_model"`
+	DropRule  model.DropRule   `json:"drop_rule"`
+	Form      string           `json:"form"`
+	Engine    string           `json:"engine"`
+	Results   []FairnessResult `json:"results"`
+}
+
+func (s *FairnessSettings) defaults() error {
+	switch s.Mode {
+	case "":
+		s.Mode = ModeSame
+	case ModeSame, ModeRTT, ModeFriendliness:
+	default:
+		return fmt.Errorf("%w: mode %q, want same, rtt or friendliness", ErrSettings, s.Mode)
+	}
+	if len(s.Algorithms) == 0 {
+		s.Algorithms = []string{"reno"}
+	}
+	if s.Flows == 0 {
+		s.Flows = 3
+	}
+	if s.Flows < 1 || s.Flows > 10000 {
+		return fmt.Errorf("%w: flows %d, want 1 to 10000", ErrSettings, s.Flows)
+	}
+	if len(s.RTTsS) == 0 {
+		s.RTTsS = []float64{0.05, 0.075, 0.1}
+	}
+	for _, r := range s.RTTsS {
+		if !(r > 0) || math.IsInf(r, 0) {
+			return fmt.Errorf("%w: rtt %v s, want > 0", ErrSettings, r)
+		}
+	}
+	if s.Against == "" {
+		s.Against = "reno"
+	}
+	if s.AgainstFlows == 0 {
+		s.AgainstFlows = 4
+	}
+	if s.AgainstFlows < 1 {
+		return fmt.Errorf("%w: against flows %d, want >= 1", ErrSettings, s.AgainstFlows)
+	}
+	setDefault(&s.AccessBps, 200e6)
+	setDefault(&s.AccessDelayS, 0.01)
+	setDefault(&s.BottleneckBps, 100e6)
+	setDefault(&s.BottleneckDelayS, 0.1)
+	setDefault(&s.BufferBDP, 1)
+	setDefault(&s.DurationS, 1000)
+	if !(s.DurationS > 0) || math.IsInf(s.DurationS, 0) {
+		return fmt.Errorf("%w: duration %v s, want > 0", ErrSettings, s.DurationS)
+	}
+	setDefault(&s.MeasureFromS, s.DurationS/2)
+	if !(s.MeasureFromS >= 0 && s.MeasureFromS < s.DurationS) {
+		return fmt.Errorf("%w: measure-from %v s, want in [0, duration %v s)", ErrSettings, s.MeasureFromS, s.DurationS)
+	}
+	setDefault(&s.WindowS, s.DurationS/30)
+	if !(s.WindowS > 0) {
+		return fmt.Errorf("%w: window %v s, want > 0", ErrSettings, s.WindowS)
+	}
+	if s.StartGapS < 0 || math.IsNaN(s.StartGapS) || math.IsInf(s.StartGapS, 0) {
+		return fmt.Errorf("%w: start gap %v s, want >= 0", ErrSettings, s.StartGapS)
+	}
+	if err := checkMSS(&s.MSSBytes); err != nil {
+		return err
+	}
+	return checkWorkers(&s.Workers)
+}
+
+// Fairness runs the chosen mode for every algorithm on the dumbbell.
+func Fairness(ctx context.Context, s FairnessSettings) (*FairnessReport, error) {
+	if err := s.defaults(); err != nil {
+		return nil, err
+	}
+	results := make([]FairnessResult, len(s.Algorithms))
+	var rule model.DropRule
+	err := parallel(ctx, s.Workers, len(s.Algorithms), func(ctx context.Context, i int) error {
+		sc, err := s.scenario(s.Algorithms[i])
+		if err != nil {
+			return err
+		}
+		rule = sc.DropRule
+		res, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: s.Seed, SampleS: s.WindowS})
+		if err != nil {
+			return fmt.Errorf("fairness of %s: %w", s.Algorithms[i], err)
+		}
+		results[i] = s.measure(sc, res)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	loss := "droptail"
+	if s.LossP > 0 {
+		loss = "droptail+random"
+	}
+	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: rule, Form: model.FormHybrid, Engine: "fluid", Results: results}, nil
+}
+
+// scenario builds the dumbbell for one algorithm in the chosen mode.
+func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
+	sc := &model.Scenario{
+		Name:      "fairness-" + s.Mode + "-" + algo,
+		DurationS: s.DurationS,
+		DropRule:  s.DropRule,
+		Links: []model.Link{
+			{Name: "bottleneck", CapacityBps: s.BottleneckBps, DelayS: s.BottleneckDelayS, BufferBDP: s.BufferBDP},
+			{Name: "access-out", CapacityBps: s.AccessBps, DelayS: s.AccessDelayS, BufferBDP: 1},
+		},
+	}
+	if s.LossP > 0 {
+		sc.Links[0].Loss, sc.Links[0].LossP = model.LossRandom, s.LossP
+	}
+	addFlow := func(algo string, accessDelay, start float64) {
+		i := len(sc.Flows)
+		access := fmt.Sprintf("access-in-%d", i)
+		path := fmt.Sprintf("p%d", i)
+		sc.Links = append(sc.Links, model.Link{Name: access, CapacityBps: s.AccessBps, DelayS: accessDelay, BufferBDP: 1})
+		sc.Paths = append(sc.Paths, model.Path{Name: path, Links: []string{access, "bottleneck", "access-out"}})
+		sc.Flows = append(sc.Flows, model.Flow{Algorithm: algo, Params: s.Params[algo], Path: path,
+			StartS: start, MSSBytes: s.MSSBytes, WindowScaling: true})
+	}
+	switch s.Mode {
+	case ModeSame:
+		for i := 0; i < s.Flows; i++ {
+			addFlow(algo, s.AccessDelayS, float64(i)*s.StartGapS)
+		}
+	case ModeRTT:
+		minRTT := math.Inf(1)
+		for _, r := range s.RTTsS {
+			minRTT = math.Min(minRTT, r)
+		}
+		sc.Links[0].DelayS = minRTT / 4
+		sc.Links[1].DelayS = 0
+		for _, r := range s.RTTsS {
+			addFlow(algo, r/2-minRTT/4, 0)
+		}
+	case ModeFriendliness:
+		addFlow(algo, s.AccessDelayS, 0)
+		for i := 0; i < s.AgainstFlows; i++ {
+			addFlow(s.Against, s.AccessDelayS, 0)
+		}
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	return sc, nil
+}
+
+// measure computes shares over [MeasureFromS, end] and the Jain series from the trace's
+// cumulative delivered packets.
+func (s *FairnessSettings) measure(sc *model.Scenario, res *model.Result) FairnessResult {
+	n := len(sc.Flows)
+	// delivered[k][i]: flow i's cumulative delivered packets at sample time k·WindowS.
+	var times []float64
+	delivered := map[float64][]float64{}
+	for _, smp := range res.Trace {
+		if smp.Flow < 0 {
+			continue
+		}
+		row, ok := delivered[smp.TS]
+		if !ok {
+			row = make([]float64, n)
+			delivered[smp.TS] = row
+			times = append(times, smp.TS)
+		}
+		row[smp.Flow] = smp.DeliveredPkts
+	}
+	at := func(t float64) (float64, []float64) {
+		// the sample time nearest to t
+		best := times[0]
+		for _, ts := range times {
+			if math.Abs(ts-t) < math.Abs(best-t) {
+				best = ts
+			}
+		}
+		return best, delivered[best]
+	}
+	t0, d0 := at(s.MeasureFromS)
+	t1, d1 := at(res.DurationS)
+	out := FairnessResult{Algorithm: sc.Flows[0].Algorithm, Flows: n, MeasureS: [2]float64{t0, t1}}
+	rates := make([]float64, n)
+	lastStart := 0.0
+	for i, f := range sc.Flows {
+		lastStart = math.Max(lastStart, f.StartS)
+		rates[i] = (d1[i] - d0[i]) * f.MSSBytes * 8 / (t1 - t0)
+		out.Shares = append(out.Shares, Share{Flow: i, Algorithm: f.Algorithm, RTTS: sc.PathRTTS(sc.PathIndex(f.Path)),
+			ThroughputBps: rates[i], Fraction: rates[i] / s.BottleneckBps})
+		out.LossEvents += res.Flows[i].LossEvents
+	}
+	out.Jain = Jain(rates)
+	for k := 1; k < len(times); k++ {
+		if times[k-1] < lastStart {
+			continue
+		}
+		w := make([]float64, n)
+		for i := range w {
+			w[i] = delivered[times[k]][i] - delivered[times[k-1]][i]
+		}
+		out.JainSeries = append(out.JainSeries, JainPoint{TS: times[k], Jain: Jain(w)})
+	}
+	out.Utilisation = res.Links[0].Utilisation
+	switch s.Mode {
+	case ModeRTT:
+		rtts := make([]float64, n)
+		for i := range rtts {
+			rtts[i] = out.Shares[i].RTTS
+		}
+		if e, r2 := fitPower(rtts, rates); n >= 2 {
+			e = -e
+			out.RTTExponent, out.RTTExpR2 = &e, &r2
+		}
+	case ModeFriendliness:
+		out.AlgorithmShare = ptr(out.Shares[0].Fraction)
+	}
+	return out
+}

@@ -1,0 +1,488 @@
+package response
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// ErrSettings is wrapped by every error about an analysis's settings.
+var ErrSettings = errors.New("invalid analysis settings")
+
+// ClassicAlgorithms are the algorithms of the classic study, in the order reports show them.
+var ClassicAlgorithms = []string{"tahoe", "reno", "newreno", "vegas", "scalable", "highspeed", "cubic", "compound", "bic", "htcp"}
+
+// Settings configures Response. Zero fields take the documented defaults.
+type Settings struct {
+	Algorithms []string // default ClassicAlgorithms
+	LossModel  string   // "periodic" (default) or "random"
+	PMin, PMax float64  // loss rates per packet; defaults 1e-7 and 1e-2
+	Points     int      // log-spaced loss rates; default 11
+	RTTS       float64  // round-trip time, s; default 0.1
+	MSSBytes   float64  // packet size, bytes; default 1460
+	// Params are algorithm parameter overrides: Params["cubic"]["beta"] = 0.8.
+	Params map[string]map[string]float64
+	Seed   uint64 // random-loss seed; each point derives its own from it
+	// Workers is the number of points run at once; default runtime.GOMAXPROCS(0).
+	Workers int
+	// WarmupLosses are loss events discarded before measuring; default 100.
+	WarmupLosses int
+	// MinLosses and MaxLosses bound the measured loss events of one point. Defaults:
+	// periodic 50 and 50 (the sawtooth is deterministic), random 400 and 6,400.
+	MinLosses, MaxLosses int
+	// TargetRelCI is the relative half width of the 95% confidence interval of the mean
+	// window at which a random-loss point stops; default 0.02.
+	TargetRelCI float64
+	// RTTExponentRTTs are the RTTs (s) at which each algorithm's RTT exponent e of
+	// W̄ ∝ τ^e is fitted, at loss rate RTTExponentP; defaults 0.02, 0.05, 0.1, 0.2, 0.4 s
+	// and 1e-6. Set RTTExponentP < 0 to skip it.
+	RTTExponentRTTs []float64
+	RTTExponentP    float64
+}
+
+func (s *Settings) defaults() error {
+	if len(s.Algorithms) == 0 {
+		s.Algorithms = ClassicAlgorithms
+	}
+	for _, a := range s.Algorithms {
+		if _, err := model.New(a); err != nil {
+			return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
+		}
+	}
+	switch s.LossModel {
+	case "":
+		s.LossModel = "periodic"
+	case "periodic", "random":
+	default:
+		return fmt.Errorf("%w: loss model %q, want periodic or random", ErrSettings, s.LossModel)
+	}
+	setDefault(&s.PMin, 1e-7)
+	setDefault(&s.PMax, 1e-2)
+	if !(s.PMin > 0 && s.PMin <= s.PMax && s.PMax < 1) {
+		return fmt.Errorf("%w: loss rates p-min %v, p-max %v: want 0 < p-min <= p-max < 1", ErrSettings, s.PMin, s.PMax)
+	}
+	if s.Points == 0 {
+		s.Points = 11
+	}
+	if s.Points < 1 || s.Points > 1000 || (s.Points == 1 && s.PMin != s.PMax) {
+		return fmt.Errorf("%w: points %d, want 1 to 1000 (1 only when p-min = p-max)", ErrSettings, s.Points)
+	}
+	if err := checkRTT(&s.RTTS); err != nil {
+		return err
+	}
+	if err := checkMSS(&s.MSSBytes); err != nil {
+		return err
+	}
+	if err := checkWorkers(&s.Workers); err != nil {
+		return err
+	}
+	if s.WarmupLosses == 0 {
+		s.WarmupLosses = 100
+	}
+	if s.MinLosses == 0 {
+		s.MinLosses = map[string]int{"periodic": 50, "random": 400}[s.LossModel]
+	}
+	if s.MaxLosses == 0 {
+		s.MaxLosses = map[string]int{"periodic": 50, "random": 6400}[s.LossModel]
+	}
+	if s.WarmupLosses < 0 || s.MinLosses < batches || s.MaxLosses < s.MinLosses {
+		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 and %d <= min <= max", ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses, batches)
+	}
+	setDefault(&s.TargetRelCI, 0.02)
+	if len(s.RTTExponentRTTs) == 0 {
+		s.RTTExponentRTTs = []float64{0.02, 0.05, 0.1, 0.2, 0.4}
+	}
+	setDefault(&s.RTTExponentP, 1e-6)
+	return nil
+}
+
+func setDefault(v *float64, d float64) {
+	if *v == 0 {
+		*v = d
+	}
+}
+
+// checkRTT defaults a round-trip time to 0.1 s and checks it.
+func checkRTT(rtt *float64) error {
+	setDefault(rtt, 0.1)
+	if !(*rtt > 0) || math.IsInf(*rtt, 0) {
+		return fmt.Errorf("%w: rtt %v s, want > 0", ErrSettings, *rtt)
+	}
+	return nil
+}
+
+// checkMSS defaults a packet size to 1460 bytes and checks it.
+func checkMSS(mss *float64) error {
+	setDefault(mss, model.DefaultMSSBytes)
+	if !(*mss >= 1) || math.IsInf(*mss, 0) {
+		return fmt.Errorf("%w: mss %v bytes, want >= 1", ErrSettings, *mss)
+	}
+	return nil
+}
+
+// checkWorkers defaults a worker count to all cores and checks it.
+func checkWorkers(w *int) error {
+	if *w == 0 {
+		*w = runtime.GOMAXPROCS(0)
+	}
+	if *w < 1 {
+		return fmt.Errorf("%w: workers %d, want >= 1", ErrSettings, *w)
+	}
+	return nil
+}
+
+// Point is one measured point of a response function.
+type Point struct {
+	P             float64 `json:"p"`
+	MeanCwndPkts  float64 `json:"mean_cwnd_pkts"`
+	CI95Pkts      float64 `json:"ci95_pkts"` // half width of the 95% confidence interval (batch means)
+	ThroughputBps float64 `json:"throughput_bps"`
+	LossEvents    int     `json:"loss_events"` // measured loss events (after the warm-up)
+	SimulatedS    float64 `json:"simulated_s"`
+}
+
+// Friendliness is where an algorithm's response function crosses Reno's: above p* it
+// behaves like Reno.
+type Friendliness struct {
+	PStar     float64 `json:"p_star"`
+	WStarPkts float64 `json:"w_star_pkts"`
+}
+
+// AlgorithmResponse is one algorithm's response function and its fit.
+type AlgorithmResponse struct {
+	Algorithm string `json:"algorithm"`
+	// C, D and R2 fit log W̄ = log C − D·log p over the points with p <= FitPMax.
+	C         float64            `json:"c"`
+	D         float64            `json:"d"`
+	R2        float64            `json:"r2"`
+	FitPMax   float64            `json:"fit_p_max"`
+	FitPoints int                `json:"fit_points"`
+	Reference *Reference         `json:"reference"`
+	RefC      float64            `json:"reference_c_at_rtt,omitempty"` // reference C·τ^E at this RTT
+	Friendly  *Friendliness      `json:"friendliness"`
+	RTTExp    *RTTExponent       `json:"rtt_exponent,omitempty"`
+	Points    []Point            `json:"points"`
+	Params    map[string]float64 `json:"params,omitempty"`
+}
+
+// RTTExponent is e in W̄ ∝ τ^e, fitted at one loss rate over several RTTs.
+type RTTExponent struct {
+	E    float64   `json:"e"`
+	R2   float64   `json:"r2"`
+	P    float64   `json:"p"`
+	RTTs []float64 `json:"rtts_s"`
+}
+
+// ResponseReport is the result of Response; its JSON is `tcpfluid response --format json`.
+type ResponseReport struct {
+	RTTS      float64             `json:"rtt_s"`
+	MSSBytes  float64             `json:"mss_bytes"`
+	LossModel string              `json:"loss_model"`
+	Form      string              `json:"form"`
+	Engine    string              `json:"engine"`
+	Seed      uint64              `json:"seed"`
+	Results   []AlgorithmResponse `json:"results"`
+}
+
+// LossRates returns n loss rates log-spaced from pMin to pMax.
+func LossRates(pMin, pMax float64, n int) []float64 {
+	if n == 1 {
+		return []float64{pMin}
+	}
+	ps := make([]float64, n)
+	floats.LogSpan(ps, pMin, pMax)
+	return ps
+}
+
+// Response measures the response function of every algorithm at every loss rate, with
+// the points run in parallel.
+func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
+	if err := s.defaults(); err != nil {
+		return nil, err
+	}
+	ps := LossRates(s.PMin, s.PMax, s.Points)
+	type job struct{ a, i int }
+	var jobs []job
+	for a := range s.Algorithms {
+		for i := range ps {
+			jobs = append(jobs, job{a, i})
+		}
+	}
+	points := make([][]Point, len(s.Algorithms))
+	for a := range points {
+		points[a] = make([]Point, len(ps))
+	}
+	exps := make([][]float64, len(s.Algorithms))
+	for a := range exps {
+		exps[a] = make([]float64, len(s.RTTExponentRTTs))
+	}
+	// RTT-exponent runs are extra jobs: index i >= len(ps) means RTT number i-len(ps).
+	if s.RTTExponentP > 0 {
+		for a := range s.Algorithms {
+			for k := range s.RTTExponentRTTs {
+				jobs = append(jobs, job{a, len(ps) + k})
+			}
+		}
+	}
+	err := parallel(ctx, s.Workers, len(jobs), func(ctx context.Context, j int) error {
+		jb := jobs[j]
+		algo := s.Algorithms[jb.a]
+		if jb.i < len(ps) {
+			pt, err := MeasurePoint(ctx, algo, ps[jb.i], s)
+			points[jb.a][jb.i] = pt
+			return err
+		}
+		rs := s
+		rs.RTTS = s.RTTExponentRTTs[jb.i-len(ps)]
+		pt, err := MeasurePoint(ctx, algo, s.RTTExponentP, rs)
+		exps[jb.a][jb.i-len(ps)] = pt.MeanCwndPkts
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep := &ResponseReport{RTTS: s.RTTS, MSSBytes: s.MSSBytes, LossModel: s.LossModel, Form: model.FormHybrid, Engine: "fluid", Seed: s.Seed}
+	for a, algo := range s.Algorithms {
+		ar := AlgorithmResponse{Algorithm: algo, Points: points[a], Params: s.Params[algo]}
+		if ref, ok := ReferenceFor(algo, s.LossModel); ok {
+			ar.Reference = &ref
+			ar.RefC = ref.EffectiveC(s.RTTS)
+		}
+		ar.FitPMax = s.PMax
+		if ar.Reference != nil && ar.Reference.PMax > 0 {
+			ar.FitPMax = ar.Reference.PMax
+		}
+		ar.C, ar.D, ar.R2, ar.FitPoints = Fit(points[a], ar.FitPMax)
+		if s.RTTExponentP > 0 {
+			e, r2 := fitPower(s.RTTExponentRTTs, exps[a])
+			ar.RTTExp = &RTTExponent{E: e, R2: r2, P: s.RTTExponentP, RTTs: s.RTTExponentRTTs}
+		}
+		rep.Results = append(rep.Results, ar)
+	}
+	renoC, renoD := math.Sqrt(1.5), 0.5
+	if s.LossModel == "random" {
+		renoC = renoRandom.C
+	}
+	for i := range rep.Results {
+		if rep.Results[i].Algorithm == "reno" && rep.Results[i].FitPoints >= 2 {
+			renoC, renoD = rep.Results[i].C, rep.Results[i].D
+		}
+	}
+	for i := range rep.Results {
+		rep.Results[i].Friendly = crossing(rep.Results[i], renoC, renoD)
+	}
+	return rep, nil
+}
+
+// crossing is where the algorithm's fitted response function meets Reno's, or nil when
+// the exponents are equal to within 0.02 (a Reno-like algorithm never departs from Reno).
+func crossing(ar AlgorithmResponse, renoC, renoD float64) *Friendliness {
+	if ar.FitPoints < 2 || math.Abs(ar.D-renoD) < 0.02 || ar.C <= 0 {
+		return nil
+	}
+	p := math.Pow(ar.C/renoC, 1/(ar.D-renoD))
+	if !(p > 0 && p < 1) {
+		return nil
+	}
+	return &Friendliness{PStar: p, WStarPkts: renoC / math.Pow(p, renoD)}
+}
+
+// Fit fits log W̄ = log c − d·log p by least squares over the points with p <= pMax and
+// returns c, d, the coefficient of determination and the number of points used.
+func Fit(points []Point, pMax float64) (c, d, r2 float64, n int) {
+	var xs, ys []float64
+	for _, pt := range points {
+		if pt.P <= pMax*(1+1e-9) && pt.MeanCwndPkts > 0 {
+			xs = append(xs, pt.P)
+			ys = append(ys, pt.MeanCwndPkts)
+		}
+	}
+	if len(xs) < 2 {
+		return 0, 0, 0, len(xs)
+	}
+	logC, slope, r2 := fitLogLog(xs, ys)
+	return math.Exp(logC), -slope, r2, len(xs)
+}
+
+// fitPower fits y = k·x^e on log-log axes and returns e and R².
+func fitPower(xs, ys []float64) (e, r2 float64) {
+	_, e, r2 = fitLogLog(xs, ys)
+	return e, r2
+}
+
+// fitLogLog fits log y = a + b·log x by least squares and returns a, b and R².
+func fitLogLog(xs, ys []float64) (a, b, r2 float64) {
+	lx, ly := logs(xs), logs(ys)
+	if len(lx) < 2 {
+		return 0, 0, 0
+	}
+	a, b = stat.LinearRegression(lx, ly, nil, false)
+	r2 = stat.RSquared(lx, ly, nil, a, b)
+	if math.IsNaN(r2) {
+		r2 = 1 // every y equal: a perfect, flat fit
+	}
+	return a, b, r2
+}
+
+func logs(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Log(x)
+	}
+	return out
+}
+
+// batches is the number of batch means of a point's confidence interval.
+const batches = 10
+
+// MeasurePoint runs one long-lived flow of algo at loss rate p on an uncongested path
+// with round-trip time s.RTTS until its mean window is stable: WarmupLosses loss events
+// are discarded, then at least MinLosses are measured, and for random loss the count is
+// quadrupled until the 95% confidence interval of the mean window (batch means over
+// 10 batches, Student's t) is within TargetRelCI of the mean or MaxLosses is reached.
+func MeasurePoint(ctx context.Context, algo string, p float64, s Settings) (Point, error) {
+	if err := s.defaults(); err != nil {
+		return Point{}, err
+	}
+	if !(p > 0 && p < 1) {
+		return Point{}, fmt.Errorf("%w: loss rate p = %v, want 0 < p < 1", ErrSettings, p)
+	}
+	for n := s.MinLosses; ; n *= 4 {
+		if n > s.MaxLosses {
+			n = s.MaxLosses
+		}
+		pt, err := measure(ctx, algo, p, n, s)
+		if err != nil {
+			return Point{}, err
+		}
+		if s.LossModel == "periodic" || n >= s.MaxLosses || pt.CI95Pkts <= s.TargetRelCI*pt.MeanCwndPkts {
+			return pt, nil
+		}
+	}
+}
+
+func measure(ctx context.Context, algo string, p float64, n int, s Settings) (Point, error) {
+	sc, err := uncongested(algo, s.Params[algo], s.RTTS, s.MSSBytes)
+	if err != nil {
+		return Point{}, err
+	}
+	sc.Links[0].Loss, sc.Links[0].LossP = model.LossModel(s.LossModel), p
+	// The run ends at its loss count; the duration only bounds it: one loss per 1/p
+	// packets at one packet per RTT at least.
+	sc.DurationS = float64(s.WarmupLosses+n+1) * s.RTTS / p * 4
+	res, err := model.RunFluid(ctx, sc, model.FluidSettings{
+		Seed: pointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: s.WarmupLosses + n + 1, RecordLosses: true,
+	})
+	if err != nil {
+		return Point{}, fmt.Errorf("%s at p = %g: %w", algo, p, err)
+	}
+	var ls []model.LossRecord
+	for _, l := range res.Losses {
+		if l.Flow == 0 {
+			ls = append(ls, l)
+		}
+	}
+	if len(ls) < s.WarmupLosses+n+1 {
+		return Point{}, fmt.Errorf("%w: %s at p = %g: %d loss events in %g s, want %d", model.ErrEngine, algo, p, len(ls), res.DurationS, s.WarmupLosses+n+1)
+	}
+	first, last := ls[s.WarmupLosses], ls[s.WarmupLosses+n]
+	dt := last.TS - first.TS
+	pt := Point{
+		P:             p,
+		MeanCwndPkts:  (last.CwndTimePktS - first.CwndTimePktS) / dt,
+		ThroughputBps: (last.DeliveredPkts - first.DeliveredPkts) * s.MSSBytes * 8 / dt,
+		LossEvents:    n,
+		SimulatedS:    res.DurationS,
+	}
+	// Batch means: contiguous groups of cycles, each a ratio estimate ∫W dt / Δt.
+	means := make([]float64, batches)
+	for b := 0; b < batches; b++ {
+		i0 := s.WarmupLosses + b*n/batches
+		i1 := s.WarmupLosses + (b+1)*n/batches
+		means[b] = (ls[i1].CwndTimePktS - ls[i0].CwndTimePktS) / (ls[i1].TS - ls[i0].TS)
+	}
+	_, sd := stat.MeanStdDev(means, nil)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: batches - 1}.Quantile(0.975)
+	pt.CI95Pkts = t * sd / math.Sqrt(batches)
+	return pt, nil
+}
+
+// uncongested is one flow on a path so fast that it never queues: the response function
+// is a property of the algorithm and the loss process alone. The receiver window is
+// unlimited (Scalable reaches 7.5·10^5 packets at p = 1e-7).
+func uncongested(algo string, params map[string]float64, rttS, mssBytes float64) (*model.Scenario, error) {
+	sc := &model.Scenario{
+		Name:      "response-point",
+		DurationS: 1,
+		Links:     []model.Link{{Name: "l0", CapacityBps: 1e18, DelayS: rttS / 2, BufferPkts: 1e9}},
+		Paths:     []model.Path{{Name: "p0", Links: []string{"l0"}}},
+		Flows: []model.Flow{{Name: algo, Algorithm: algo, Params: params, Path: "p0",
+			MSSBytes: mssBytes, WindowScaling: true}},
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	sc.Flows[0].RwndBytes = 1e18
+	return sc, nil
+}
+
+// pointSeed derives a point's seed from the run's seed and the point, so that a point's
+// result does not depend on which worker ran it or on the other points.
+func pointSeed(seed uint64, algo string, p, rtt float64) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%s|%g|%g", seed, algo, p, rtt)
+	return h.Sum64()
+}
+
+// parallel runs n jobs on up to workers goroutines and returns the first error; it
+// stops handing out jobs once ctx is cancelled or a job failed.
+func parallel(ctx context.Context, workers, n int, job func(context.Context, int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	next := make(chan int)
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				if err := job(ctx, j); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+						cancel()
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for j := 0; j < n; j++ {
+		select {
+		case next <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
