@@ -36,6 +36,8 @@ type FluidSettings struct {
 	StopAfterLosses int
 	// RecordLosses records every loss event in Result.Losses.
 	RecordLosses bool
+	// Form is FormHybrid (default) or FormHybridRecovery.
+	Form string
 }
 
 // Watch is a window level of one flow, in packets.
@@ -50,6 +52,10 @@ var ErrEngine = errors.New("fluid engine")
 // Fluid form and loss descriptions reported with every result.
 const (
 	FormHybrid = "hybrid" // sawtooth: continuous growth, located loss events, jumps
+	// FormHybridRecovery is FormHybrid in which the window holds still for one RTT after
+	// each loss event, as a sender's does while fast recovery repairs the loss: the form
+	// to compare with the packet engine (a cycle of W/2 RTTs gains one RTT).
+	FormHybridRecovery = "hybrid-recovery"
 )
 
 // link modes of the hybrid queue.
@@ -218,6 +224,13 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 	}
 	if set.MaxSteps == 0 {
 		set.MaxSteps = 50_000_000
+	}
+	switch set.Form {
+	case "":
+		set.Form = FormHybrid
+	case FormHybrid, FormHybridRecovery:
+	default:
+		return nil, fmt.Errorf("%w: form %q, want %s or %s", ErrScenario, set.Form, FormHybrid, FormHybridRecovery)
 	}
 	if set.SampleS < 0 || math.IsNaN(set.SampleS) {
 		return nil, fmt.Errorf("%w: sample interval %v s, want >= 0", ErrScenario, set.SampleS)
@@ -545,7 +558,9 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		}
 		x := yd[f.off : f.off+f.nLaw]
 		s.obs = Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT}
-		f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obs)
+		if !s.recovering(f, t) {
+			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obs)
+		}
 		c := f.off + f.nLaw
 		dy[c+cntCwndTime] = x[0]
 		sendPkts := f.rate / f.mss
@@ -991,11 +1006,19 @@ func (s *fluidSystem) overflowSynchronized(li int, t float64) {
 	}
 }
 
+// recovering reports whether the flow's window holds still in fast recovery at time t.
+func (s *fluidSystem) recovering(f *fluidFlow, t float64) bool {
+	return s.set.Form == FormHybridRecovery && t < f.recoverUntil
+}
+
 func (s *fluidSystem) nextReaction() float64 {
 	next := math.Inf(1)
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		next = math.Min(next, math.Min(f.reactAt, f.recheckAt))
+		if s.set.Form == FormHybridRecovery && f.recoverUntil > s.drv.T() {
+			next = math.Min(next, f.recoverUntil) // the law resumes: a step boundary
+		}
 	}
 	return next
 }
@@ -1007,6 +1030,9 @@ func (s *fluidSystem) dueReactions(t float64) bool {
 	var y []float64
 	for fi := range s.flows {
 		f := &s.flows[fi]
+		if s.set.Form == FormHybridRecovery && f.recoverUntil == t {
+			changed = true // the window's law resumes: restart the solver on the new field
+		}
 		if f.reactAt <= t {
 			if y == nil {
 				// Network quantities once: a reaction changes only its own flow's window.
@@ -1072,7 +1098,7 @@ func (s *fluidSystem) result() *Result {
 	y := s.drv.Y().RawVector().Data
 	T := s.end
 	res := &Result{
-		Scenario: s.sc.Name, Engine: "fluid", Form: FormHybrid, DropRule: s.sc.DropRule,
+		Scenario: s.sc.Name, Engine: "fluid", Form: s.set.Form, DropRule: s.sc.DropRule,
 		Seed: s.set.Seed, DurationS: T, Trace: s.trace, Crossings: s.crossings, Losses: s.losses,
 	}
 	for fi := range s.flows {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/packet"
 )
 
 // runEngine runs a validated scenario in the named engine.
@@ -13,7 +14,7 @@ func runEngine(ctx context.Context, engine string, sc *model.Scenario, seed uint
 	case "fluid":
 		return model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, SampleS: sampleS})
 	case "packet":
-		return nil, fmt.Errorf("--engine packet: %w (tracked as issue 5)", errNotLanded)
+		return packet.Run(ctx, sc, packet.Settings{Seed: seed, SampleS: sampleS})
 	}
 	return nil, fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, engine)
 }
