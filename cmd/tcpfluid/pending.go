@@ -16,35 +16,6 @@ func pending(issue string) cli.ActionFunc {
 	}
 }
 
-func responseCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "response",
-		Usage: "response functions (mean window against loss rate) and their c/p^d fits",
-		Description: "For each algorithm and each loss rate on a log grid, runs one long-lived flow " +
-			"until its mean window is stable and fits log W = log c - d log p.",
-		Flags:  []cli.Flag{formatFlag()},
-		Action: pending("issue 4"),
-	}
-}
-
-func convergeCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "converge",
-		Usage:  "time to fill a link and to recover after a loss",
-		Flags:  []cli.Flag{formatFlag()},
-		Action: pending("issue 4"),
-	}
-}
-
-func fairnessCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "fairness",
-		Usage:  "Jain's index, RTT fairness and TCP friendliness",
-		Flags:  []cli.Flag{formatFlag()},
-		Action: pending("issue 4"),
-	}
-}
-
 func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "validate",

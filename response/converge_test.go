@@ -1,0 +1,59 @@
+package response
+
+import (
+	"context"
+	"testing"
+)
+
+// REFERENCE.md "Time to fill a link and to recover" (τ = 100 ms): NewReno fills 1 Gb/s of
+// 1000-byte packets in 1250 s and recovers in 625 s (seed 000's "20 minutes / 10
+// minutes"), Scalable recovers in 1.34 s, CUBIC's recovery is K (all ±2%); HighSpeed and
+// Compound within 10% of the table.
+func TestConvergeReferenceTable(t *testing.T) {
+	rep, err := Converge(context.Background(), ConvergeSettings{
+		Algorithms: []string{"newreno", "scalable", "cubic", "highspeed", "compound"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		algo    string
+		bw, mss float64
+	}
+	fill := map[key]float64{
+		{"newreno", 1e9, 1000}: 1250, {"highspeed", 1e9, 1000}: 85, {"scalable", 1e9, 1000}: 69, {"compound", 1e9, 1000}: 29,
+	}
+	recovery := map[key]float64{
+		{"newreno", 1e9, 1500}: 417, {"newreno", 1e9, 1000}: 625, {"newreno", 1e10, 1500}: 4167,
+		{"highspeed", 1e9, 1500}: 7.3, {"highspeed", 1e9, 1000}: 7.9, {"highspeed", 1e10, 1500}: 11.7,
+		{"scalable", 1e9, 1500}: 1.34, {"scalable", 1e9, 1000}: 1.34, {"scalable", 1e10, 1500}: 1.34,
+		{"cubic", 1e9, 1500}: 18.4, {"cubic", 1e9, 1000}: 21.1, {"cubic", 1e10, 1500}: 39.7,
+		{"compound", 1e9, 1500}: 4.9, {"compound", 1e9, 1000}: 5.5, {"compound", 1e10, 1500}: 8.7,
+	}
+	tol := map[string]float64{"newreno": 0.02, "scalable": 0.02, "cubic": 0.02, "highspeed": 0.10, "compound": 0.10}
+	for _, r := range rep.Results {
+		k := key{r.Algorithm, r.BandwidthBps, r.MSSBytes}
+		if want, ok := fill[k]; ok {
+			within(t, r.Algorithm+" fill", *r.FillTimeS, want, tol[r.Algorithm])
+		}
+		if want, ok := recovery[k]; ok {
+			within(t, r.Algorithm+" recovery", *r.RecoveryTimeS, want, tol[r.Algorithm])
+		}
+		if r.Algorithm == "cubic" {
+			within(t, "cubic recovery against K", *r.RecoveryTimeS, *r.RecoveryClosedFormS, 0.02)
+		}
+	}
+}
+
+func TestConvergeBadInput(t *testing.T) {
+	for _, s := range []ConvergeSettings{
+		{BandwidthsBps: []float64{-1}},
+		{MSSBytes: []float64{0.5}},
+		{RTTS: -1},
+		{Algorithms: []string{"nope"}},
+	} {
+		if _, err := Converge(context.Background(), s); err == nil {
+			t.Errorf("%+v: no error", s)
+		}
+	}
+}
