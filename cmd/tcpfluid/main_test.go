@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the app in-process and returns stdout and the error.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := newApp(&out, &errOut).RunContext(context.Background(), append([]string{"tcpfluid"}, args...))
+	return out.String(), err
+}
+
+func TestCLIAlgosJSON(t *testing.T) {
+	out, err := runCLI(t, "algos", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Algorithms []struct {
+			Name   string
+			Params []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	names := map[string]bool{}
+	for _, a := range v.Algorithms {
+		names[a.Name] = true
+	}
+	for _, want := range []string{"tahoe", "reno", "newreno", "vegas", "scalable", "highspeed", "cubic", "compound", "colo"} {
+		if !names[want] {
+			t.Errorf("algos lacks %s", want)
+		}
+	}
+}
+
+// run --format json follows the CLI contract's field names.
+func TestCLIRunJSON(t *testing.T) {
+	out, err := runCLI(t, "run", "--builtin", "seed004-lfn", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	flows := v["flows"].([]any)
+	f0 := flows[0].(map[string]any)
+	for _, k := range []string{"flow", "name", "algorithm", "path", "mean_throughput_bps", "mean_cwnd_pkts", "loss_events",
+		"sent_pkts", "delivered_pkts", "dropped_pkts", "goodput_bps", "completion_time_s"} {
+		if _, ok := f0[k]; !ok {
+			t.Errorf("flow lacks %q", k)
+		}
+	}
+	if got := f0["goodput_bps"].(float64); got < 0.98*65535*8/0.05 || got > 65535*8/0.05 {
+		t.Errorf("no-scaling goodput %.4g bit/s, want just under the 10.49 Mb/s receiver-window cap", got)
+	}
+	l0 := v["links"].([]any)[0].(map[string]any)
+	for _, k := range []string{"link", "mean_queue_pkts", "utilisation", "dropped_pkts"} {
+		if _, ok := l0[k]; !ok {
+			t.Errorf("link lacks %q", k)
+		}
+	}
+}
+
+func TestCLIRunTraceCSV(t *testing.T) {
+	out, err := runCLI(t, "run", "--builtin", "seed000-dumbbell", "--format", "csv", "--duration", "5s", "--sample", "1s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "t_s,flow,link,cwnd_pkts,ssthresh_pkts,rate_bps,rtt_s,queue_pkts,delivered_pkts" {
+		t.Errorf("header %q", lines[0])
+	}
+	// 6 sample times × (1 flow + 3 links)
+	if len(lines) != 1+6*4 {
+		t.Errorf("%d lines, want %d", len(lines), 1+6*4)
+	}
+}
+
+func TestCLIBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--builtin", "seed000-dumbbell", "--algo", "nope"}, "nope"},
+		{[]string{"run", "--builtin", "nope"}, "nope"},
+		{[]string{"run"}, "--builtin"},
+		{[]string{"run", "--builtin", "seed000-dumbbell", "--engine", "ns3"}, "ns3"},
+		{[]string{"run", "--builtin", "seed000-dumbbell", "--duration", "-5s"}, "duration"},
+		{[]string{"response", "--p-min", "2"}, "p-min"},
+		{[]string{"converge", "--bandwidth", "fast"}, "fast"},
+		{[]string{"fairness", "--mode", "odd"}, "odd"},
+		{[]string{"frobnicate"}, "frobnicate"},
+	} {
+		_, err := runCLI(t, tc.args...)
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want a usage error naming %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestCLIResponseConvergeJSON(t *testing.T) {
+	out, err := runCLI(t, "response", "--algo", "reno", "--points", "3", "--p-min", "1e-6", "--p-max", "1e-2", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		RTTS      float64 `json:"rtt_s"`
+		LossModel string  `json:"loss_model"`
+		Results   []struct {
+			Algorithm string
+			C, D, R2  float64
+			Reference struct{ C, D float64 }
+			Points    []struct {
+				P            float64
+				MeanCwndPkts float64 `json:"mean_cwnd_pkts"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.RTTS != 0.1 || rep.LossModel != "periodic" || len(rep.Results) != 1 || len(rep.Results[0].Points) != 3 {
+		t.Fatalf("unexpected response JSON: %s", out)
+	}
+	if r := rep.Results[0]; r.C < 1.2 || r.C > 1.25 || r.Reference.C == 0 {
+		t.Errorf("reno c = %v (reference %v), want sqrt(3/2)", r.C, r.Reference.C)
+	}
+	out, err = runCLI(t, "converge", "--algo", "newreno", "--bandwidth", "1Gbps", "--mss", "1000B", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conv struct {
+		Results []struct {
+			FillTimeS     float64 `json:"fill_time_s"`
+			RecoveryTimeS float64 `json:"recovery_time_s"`
+			BDPPkts       float64 `json:"bdp_pkts"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &conv); err != nil {
+		t.Fatal(err)
+	}
+	if r := conv.Results[0]; r.BDPPkts != 12500 || r.FillTimeS < 1249 || r.FillTimeS > 1251 || r.RecoveryTimeS < 624 || r.RecoveryTimeS > 626 {
+		t.Errorf("newreno converge %+v, want BDP 12500, fill 1250 s, recovery 625 s", r)
+	}
+}
