@@ -547,8 +547,9 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			dy[o+lvDropped] = math.Max(l.arrive-l.capBps, 0)
 		}
 		if l.red {
-			// Floyd–Jacobson EWMA per arriving packet, as a rate: weight × packet arrival rate.
-			dy[o+lvREDAvg] = l.redParams.Weight * (l.arrive / l.refBytes) * (yd[o+lvQueue] - yd[o+lvREDAvg])
+			// Floyd–Jacobson EWMA as a rate: the weight once per packet time at capacity,
+			// which is also how RED ages its average over idle time.
+			dy[o+lvREDAvg] = l.redParams.Weight * (l.capBps / l.refBytes) * (yd[o+lvQueue] - yd[o+lvREDAvg])
 		}
 	}
 	for fi := range s.flows {
@@ -558,7 +559,9 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		}
 		x := yd[f.off : f.off+f.nLaw]
 		s.obs = Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT}
-		if !s.recovering(f, t) {
+		// A sender holds its state while its path is down (it hears nothing back) and,
+		// in the recovery form, while fast recovery repairs a loss.
+		if !s.recovering(f, t) && s.pathUp(f.links) {
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obs)
 		}
 		c := f.off + f.nLaw
@@ -646,30 +649,66 @@ func (s *fluidSystem) hasRED(f *fluidFlow) bool {
 	return false
 }
 
+// Queue mode switches happen a hair past the boundary (modeSlack of the capacity, or
+// queueSlackBytes of the queue), so that right after a switch every guard of the new
+// mode is strictly negative: a guard at exactly zero after a jump is ambiguous to the
+// solver (it cannot tell a crossing from a touch) and could be lost.
+const (
+	modeSlack       = 1e-9
+	queueSlackBytes = 1e-6
+)
+
+// linkGuardValue is guard slot of link li at the network state last evaluated by ensure:
+// a queue mode switch is due where it reaches zero from below.
+func (s *fluidSystem) linkGuardValue(li, slot int, y []float64) float64 {
+	l := &s.links[li]
+	switch l.mode {
+	case queueEmpty:
+		if slot != linkGuardA || !l.up {
+			return -1
+		}
+		return l.arrive - l.capBps*(1+modeSlack)
+	case queueBusy:
+		q := y[l.off+lvQueue]
+		if slot == linkGuardA {
+			return -q - queueSlackBytes
+		}
+		return q - l.bufBytes - queueSlackBytes
+	default: // full
+		if slot != linkGuardA {
+			return -1
+		}
+		return l.capBps*(1-modeSlack) - l.arrive
+	}
+}
+
 func (s *fluidSystem) linkGuard(li, slot int) func(float64, mat.Vector) float64 {
 	return func(t float64, yv mat.Vector) float64 {
 		y := yv.(*mat.VecDense)
-		l := &s.links[li]
-		switch l.mode {
-		case queueEmpty:
-			if slot != linkGuardA {
-				return -1
+		s.ensure(t, y)
+		return s.linkGuardValue(li, slot, y.RawVector().Data)
+	}
+}
+
+// switchQueue applies the mode switch of link li's guard slot at time t.
+func (s *fluidSystem) switchQueue(li, slot int, t float64, y []float64) {
+	l := &s.links[li]
+	switch l.mode {
+	case queueEmpty:
+		l.mode = queueBusy
+	case queueBusy:
+		if slot == linkGuardA {
+			l.mode = queueEmpty
+			y[l.off+lvQueue] = 0
+		} else {
+			l.mode = queueFull
+			y[l.off+lvQueue] = l.bufBytes
+			if s.sc.DropRule != DropProportional {
+				s.overflowSynchronized(li, t)
 			}
-			s.ensure(t, y)
-			return l.arrive - l.capBps
-		case queueBusy:
-			q := y.RawVector().Data[l.off+lvQueue]
-			if slot == linkGuardA {
-				return -q
-			}
-			return q - l.bufBytes
-		default: // full
-			if slot != linkGuardA {
-				return -1
-			}
-			s.ensure(t, y)
-			return l.capBps - l.arrive
 		}
+	case queueFull:
+		l.mode = queueBusy
 	}
 }
 
@@ -857,29 +896,26 @@ func (s *fluidSystem) setDelay(li int, d float64) {
 	}
 }
 
-// jump restarts the solver from the (changed) current state after making every queue's
-// mode consistent with it.
+// jump restarts the solver from the (changed) current state after switching every queue
+// whose guard a jump has carried to or past zero (a window cut can empty a queue, a flow
+// start can fill one), upstream links first since they shape downstream arrivals.
 func (s *fluidSystem) jump(t float64) {
 	y := s.drv.Y()
 	yd := y.RawVector().Data
-	for pass := 0; pass < len(s.links)+1; pass++ {
+	for pass := 0; pass <= 2*len(s.links); pass++ {
 		s.gen++
 		s.ensure(t, y)
 		changed := false
 		for _, li := range s.order {
-			l := &s.links[li]
-			q := yd[l.off+lvQueue]
-			switch {
-			case l.mode == queueEmpty && l.up && l.arrive > l.capBps*(1+modeSlack):
-				l.mode, changed = queueBusy, true
-			case l.mode == queueFull && l.arrive < l.capBps*(1-modeSlack):
-				l.mode, changed = queueBusy, true
-			case l.mode == queueBusy && q <= 0 && l.arrive <= l.capBps:
-				yd[l.off+lvQueue] = 0
-				l.mode, changed = queueEmpty, true
-			case l.mode == queueBusy && q >= l.bufBytes && l.arrive >= l.capBps:
-				yd[l.off+lvQueue] = l.bufBytes
-				l.mode, changed = queueFull, true
+			for slot := 0; slot < linkGuards; slot++ {
+				if s.linkGuardValue(li, slot, yd) >= 0 {
+					s.switchQueue(li, slot, t, yd)
+					changed = true
+					break
+				}
+			}
+			if changed {
+				break
 			}
 		}
 		if !changed {
@@ -889,10 +925,6 @@ func (s *fluidSystem) jump(t float64) {
 	s.gen++
 	s.drv.Jump(y)
 }
-
-// modeSlack keeps a queue that the located event just switched from flipping back on
-// round-off: the guard crossing is located to about 1e-12 s.
-const modeSlack = 1e-9
 
 // handle applies the located event number ev at time t.
 func (s *fluidSystem) handle(ev int, t float64) {
@@ -932,26 +964,7 @@ func (s *fluidSystem) handle(ev int, t float64) {
 			}
 		}
 	} else {
-		li := (ev - nf) / linkGuards
-		slot := (ev - nf) % linkGuards
-		l := &s.links[li]
-		switch l.mode {
-		case queueEmpty:
-			l.mode = queueBusy
-		case queueBusy:
-			if slot == linkGuardA {
-				l.mode = queueEmpty
-				y[l.off+lvQueue] = 0
-			} else {
-				l.mode = queueFull
-				y[l.off+lvQueue] = l.bufBytes
-				if s.sc.DropRule != DropProportional {
-					s.overflowSynchronized(li, t)
-				}
-			}
-		case queueFull:
-			l.mode = queueBusy
-		}
+		s.switchQueue((ev-nf)/linkGuards, (ev-nf)%linkGuards, t, y)
 	}
 	s.jump(t)
 }

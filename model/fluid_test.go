@@ -267,3 +267,86 @@ func BenchmarkFluid1000Flows100s(b *testing.B) {
 		}
 	}
 }
+
+// CBR cross traffic above the capacity fills the buffer and the excess is dropped: the
+// link departs at capacity, and the dropped volume is the excess rate times the time full.
+func TestFluidCBROverload(t *testing.T) {
+	sc := &Scenario{
+		Name: "cbr", DurationS: 10,
+		Links: []Link{{Name: "l0", CapacityBps: 1e6, DelayS: 0.01, BufferPkts: 20}},
+		Paths: []Path{{Name: "p0", Links: []string{"l0"}}},
+		CBR:   []CBR{{Name: "c0", Path: "p0", RateBps: 1.5e6, PacketBytes: 1000, StartS: 1, StopS: 9}},
+	}
+	res := runFluid(t, sc, FluidSettings{})
+	// 8 s of 1.5 Mb/s into 1 Mb/s: the queue fills 20 packets (160 kbit) in 0.32 s, then
+	// 0.5 Mb/s is dropped for 7.68 s: 480 packets of 1000 bytes; 8 Mbit depart in 10 s.
+	l := res.Links[0]
+	// The solver's RelTol of 1e-6 per step, accumulated over the run: 1e-4 relative.
+	if math.Abs(l.DroppedPkts/480-1) > 1e-4 {
+		t.Errorf("dropped %.4f packets, want 480", l.DroppedPkts)
+	}
+	// Busy from 1 s until the queue drains 0.16 s after the source stops.
+	if want := (8 + 0.16) / 10; math.Abs(l.Utilisation-want) > 1e-6 {
+		t.Errorf("utilisation %.6f, want %.6f", l.Utilisation, want)
+	}
+}
+
+// A link that goes down times every crossing flow out; after it comes back the flow
+// slow-starts again and sends nothing in between.
+func TestFluidLinkDownUp(t *testing.T) {
+	sc := oneLink("reno", 10e6, 0.05, 100, 60)
+	sc.Events = []TimedEvent{{AtS: 20, Kind: EventLinkDown, Link: "l0"}, {AtS: 30, Kind: EventLinkUp, Link: "l0"}}
+	res := runFluid(t, sc, FluidSettings{SampleS: 0.5})
+	if res.Flows[0].Timeouts != 1 {
+		t.Errorf("%d timeouts, want 1", res.Flows[0].Timeouts)
+	}
+	for _, s := range flowSamples(res, 0) {
+		if s.TS > 20 && s.TS < 30 && s.RateBps != 0 {
+			t.Fatalf("t = %g s: sending %.4g bit/s over a failed link", s.TS, s.RateBps)
+		}
+		// RTT 0.1 s: five rounds of slow start from one packet by 30.5 s.
+		if (s.TS == 30 && s.CwndPkts != 1) || (s.TS == 30.5 && math.Abs(s.CwndPkts/32-1) > 1e-3) {
+			t.Errorf("t = %g s: cwnd %.3f, want slow start from 1 packet at 30 s", s.TS, s.CwndPkts)
+		}
+	}
+}
+
+// RED keeps the average queue between its thresholds for a long-lived flow and makes it
+// lose by intensity rather than by overflow.
+func TestFluidRED(t *testing.T) {
+	sc := oneLink("reno", 10e6, 0.02, 100, 200)
+	sc.Links[0].Queue = QueueRED
+	res := runFluid(t, sc, FluidSettings{Seed: 5, SampleS: 0.1})
+	if res.Links[0].DroppedPkts > 0 {
+		t.Errorf("RED queue overflowed: %.1f packets dropped by the tail", res.Links[0].DroppedPkts)
+	}
+	if res.Flows[0].LossEvents < 10 {
+		t.Errorf("%d loss events in 200 s, want RED to drop regularly", res.Flows[0].LossEvents)
+	}
+	r := sc.Links[0].RED
+	if q := res.Links[0].MeanQueuePkts; q < r.MinThPkts/2 || q > r.MaxThPkts*1.5 {
+		t.Errorf("mean queue %.2f packets, want near RED's thresholds [%g, %g]", q, r.MinThPkts, r.MaxThPkts)
+	}
+	t.Logf("RED: mean queue %.2f packets, utilisation %.3f, %d loss events", res.Links[0].MeanQueuePkts, res.Links[0].Utilisation, res.Flows[0].LossEvents)
+}
+
+// The proportional drop rule reacts per flow to its own share of the dropped fluid, and is
+// reported in the result.
+func TestFluidProportionalDropRule(t *testing.T) {
+	sc := manyFlows(4, 100)
+	sc.DropRule = DropProportional
+	res := runFluid(t, sc, FluidSettings{Seed: 2})
+	if res.DropRule != DropProportional {
+		t.Errorf("result drop rule %q", res.DropRule)
+	}
+	total := 0
+	for _, f := range res.Flows {
+		total += f.LossEvents
+		if f.LossEvents == 0 {
+			t.Errorf("flow %d saw no loss in 100 s at a full drop-tail queue", f.Flow)
+		}
+	}
+	if u := res.Links[0].Utilisation; u > 1+1e-9 || u < 0.9 {
+		t.Errorf("utilisation %.4f", u)
+	}
+}
