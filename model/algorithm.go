@@ -21,6 +21,32 @@ type Observation struct {
 	Now     float64 // simulation time, s
 	RTT     float64 // current round-trip time (propagation + queueing), s
 	BaseRTT float64 // minimum RTT observed so far, s
+	// Subflow is the subflow a loss, timeout or ACK concerns: 0 for single-path flows.
+	Subflow int
+	// Subflows is every subflow's view, for multi-path laws; nil for single-path flows.
+	// In the fluid face subflow k's window is x[k]; RTT and BaseRTT above are Subflow's.
+	Subflows []SubflowObservation
+}
+
+// SubflowObservation is what a multi-path law sees of one subflow.
+type SubflowObservation struct {
+	RTT     float64 // s
+	BaseRTT float64 // s
+}
+
+// Multipath is implemented by algorithms that couple the windows of several subflows
+// (MPTCP); only they may run a flow over several paths. Their fluid face keeps subflow k's
+// window in x[k], and their event face implements MultipathEventLaw.
+type Multipath interface {
+	Multipath() bool
+}
+
+// MultipathEventLaw is the event face of a multi-path law: one window per subflow, every
+// call naming its subflow in Observation.Subflow.
+type MultipathEventLaw interface {
+	EventLaw
+	// CwndOf is subflow k's congestion window in packets.
+	CwndOf(k int) float64
 }
 
 // FlowConfig is what a controller needs to know about its flow when it is created.
@@ -29,6 +55,7 @@ type FlowConfig struct {
 	InitialSsthresh float64 // packets; +Inf or the receiver window when unset
 	MaxCwnd         float64 // packets; the receiver window cap (rwnd / MSS)
 	MSSBytes        float64 // bytes per packet
+	Subflows        int     // paths of a multi-path flow; 0 or 1 for single-path flows
 }
 
 // Recovery names the loss-recovery semantics the packet engine applies around an

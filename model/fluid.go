@@ -123,22 +123,32 @@ type fluidLink struct {
 	lossPkt float64 // RED drop probability at the current average
 }
 
+// fluidFlow is one single-path flow, or one subflow of a multi-path flow; the subflows of
+// a flow share one law whose state block starts at off (subflow k's window at off+k).
 type fluidFlow struct {
-	name    string
-	algo    string
-	path    string
-	links   []int // link indices in path order
-	law     FluidLaw
-	mss     float64 // bytes
-	rwnd    float64 // packets
-	propRTT float64 // s
-	start   float64
-	stop    float64
-	sizePkt float64 // 0: long-lived
-	off     int     // offset of the law's variables
-	nLaw    int
-	active  bool
-	done    bool
+	flow       int  // the scenario's flow index
+	sub        int  // subflow index within the flow
+	first      int  // engine index of the flow's subflow 0
+	nSub       int  // subflows of the flow
+	subObs     int  // index into fluidSystem.subObs for multi-path flows
+	routeAware bool // seed 002's route-change-aware sender
+	wBefore    float64
+	cnt        int // offset of the subflow's counters
+	name       string
+	algo       string
+	path       string
+	links      []int // link indices in path order
+	law        FluidLaw
+	mss        float64 // bytes
+	rwnd       float64 // packets
+	propRTT    float64 // s
+	start      float64
+	stop       float64
+	sizePkt    float64 // 0: long-lived
+	off        int     // offset of the law's variables (shared by subflows)
+	nLaw       int
+	active     bool
+	done       bool
 	// hybrid bookkeeping
 	randomThreshold float64
 	periodic        bool
@@ -189,7 +199,6 @@ type fluidSystem struct {
 	flows   []fluidFlow
 	cbr     []fluidCBR
 	dim     int
-	obs     Observation
 	trace   []Sample
 	nextSmp float64
 	scratch *mat.VecDense
@@ -198,6 +207,7 @@ type fluidSystem struct {
 	cacheY    *mat.VecDense
 	cacheGen  int
 	gen       int
+	subObs    [][]SubflowObservation // per multi-path flow, reused by every observation
 	drv       *ode.Driver
 	end       float64 // s; the scenario's duration unless a stop condition ended the run
 	crossings []Crossing
@@ -274,38 +284,59 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 				return nil, fmt.Errorf("%w: flows[%d].params: %w", ErrScenario, i, err)
 			}
 		}
-		links, ok := paths[f.Path]
-		if !ok {
-			return nil, fmt.Errorf("%w: flows[%d].path %q: no such path", ErrScenario, i, f.Path)
-		}
-		prop := 0.0
-		for _, l := range links {
-			prop += 2 * sc.Links[l].DelayS
+		flowPaths := f.Paths
+		if len(flowPaths) == 0 {
+			flowPaths = []string{f.Path}
 		}
 		rwnd := f.RwndBytes / f.MSSBytes
-		law := alg.NewFluid(FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd, MSSBytes: f.MSSBytes})
-		ff := fluidFlow{
-			name: f.Name, algo: f.Algorithm, path: f.Path, links: links, law: law,
-			mss: f.MSSBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
-			off: sys.dim, nLaw: law.Vars(), watch: -1, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN(),
-			arrive: make([]float64, len(links)),
+		law := alg.NewFluid(FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd,
+			MSSBytes: f.MSSBytes, Subflows: len(flowPaths)})
+		lawOff := sys.dim
+		sys.dim += law.Vars()
+		first := len(sys.flows)
+		for k, pathName := range flowPaths {
+			links, ok := paths[pathName]
+			if !ok {
+				return nil, fmt.Errorf("%w: flows[%d].path %q: no such path", ErrScenario, i, pathName)
+			}
+			prop := 0.0
+			for _, l := range links {
+				prop += 2 * sc.Links[l].DelayS
+			}
+			name := f.Name
+			if len(flowPaths) > 1 {
+				name = fmt.Sprintf("%s/%d", f.Name, k)
+			}
+			ff := fluidFlow{
+				flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware,
+				name: name, algo: f.Algorithm, path: pathName, links: links, law: law,
+				mss: f.MSSBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
+				off: lawOff, nLaw: law.Vars(), cnt: sys.dim, watch: -1, reactAt: math.Inf(1), recheckAt: math.Inf(1),
+				completion: math.NaN(), arrive: make([]float64, len(links)),
+			}
+			if ff.stop == 0 || ff.stop > sc.DurationS {
+				ff.stop = sc.DurationS
+			}
+			if f.SizeBytes > 0 && len(flowPaths) == 1 {
+				ff.sizePkt = math.Ceil(f.SizeBytes / f.MSSBytes)
+			}
+			for _, l := range links {
+				switch sc.Links[l].Loss {
+				case LossRandom:
+					ff.randomLoss = true
+				case LossPeriodic:
+					ff.periodic = true
+				}
+			}
+			sys.flows = append(sys.flows, ff)
+			sys.dim += flowCounters
 		}
-		if ff.stop == 0 || ff.stop > sc.DurationS {
-			ff.stop = sc.DurationS
-		}
-		if f.SizeBytes > 0 {
-			ff.sizePkt = math.Ceil(f.SizeBytes / f.MSSBytes)
-		}
-		for _, l := range links {
-			switch sc.Links[l].Loss {
-			case LossRandom:
-				ff.randomLoss = true
-			case LossPeriodic:
-				ff.periodic = true
+		if len(flowPaths) > 1 {
+			sys.subObs = append(sys.subObs, make([]SubflowObservation, len(flowPaths)))
+			for k := first; k < len(sys.flows); k++ {
+				sys.flows[k].subObs = len(sys.subObs) - 1
 			}
 		}
-		sys.flows = append(sys.flows, ff)
-		sys.dim += ff.nLaw + flowCounters
 	}
 	for _, w := range set.Watch {
 		if w.Flow < 0 || w.Flow >= len(sys.flows) || !(w.CwndPkts > 0) || math.IsInf(w.CwndPkts, 0) {
@@ -431,7 +462,7 @@ func (s *fluidSystem) evaluate(t float64, y []float64) {
 		f.rtt = rtt
 		f.rate = 0
 		if f.active && s.pathUp(f.links) {
-			f.rate = math.Min(y[f.off], f.rwnd) * f.mss / rtt
+			f.rate = math.Min(y[f.off+f.sub], f.rwnd) * f.mss / rtt
 		}
 	}
 	// Arrivals propagate downstream: the first link sees the sending rate, each later link
@@ -558,14 +589,21 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			continue
 		}
 		x := yd[f.off : f.off+f.nLaw]
-		s.obs = Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT}
 		// A sender holds its state while its path is down (it hears nothing back) and,
-		// in the recovery form, while fast recovery repairs a loss.
-		if !s.recovering(f, t) && s.pathUp(f.links) {
-			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obs)
+		// in the recovery form, while fast recovery repairs a loss. A multi-path law is
+		// evaluated once, by subflow 0's entry, and holds only the frozen subflows' windows.
+		frozen := s.recovering(f, t) || !s.pathUp(f.links)
+		switch {
+		case f.nSub == 1 && !frozen:
+			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obsFor(f, t))
+		case f.nSub > 1 && f.sub == 0:
+			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obsFor(f, t))
 		}
-		c := f.off + f.nLaw
-		dy[c+cntCwndTime] = x[0]
+		if f.nSub > 1 && frozen {
+			dy[f.off+f.sub] = 0
+		}
+		c := f.cnt
+		dy[c+cntCwndTime] = x[f.sub]
 		sendPkts := f.rate / f.mss
 		dy[c+cntSent] = sendPkts
 		var random, periodic, overflow float64
@@ -605,11 +643,14 @@ func (s *fluidSystem) flowGuard(fi, slot int) func(float64, mat.Vector) float64 
 			return -1
 		}
 		yd := y.RawVector().Data
-		c := f.off + f.nLaw
+		c := f.cnt
 		switch slot {
 		case flowGuardLaw:
+			if f.sub != 0 {
+				return -1 // a multi-path law's modes belong to its subflow-0 entry
+			}
 			s.ensure(t, y)
-			return f.law.Guard(yd[f.off:f.off+f.nLaw], Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT})
+			return f.law.Guard(yd[f.off:f.off+f.nLaw], s.obsFor(f, t))
 		case flowGuardRandom:
 			if !f.randomLoss && !s.hasRED(f) {
 				return -1
@@ -634,7 +675,7 @@ func (s *fluidSystem) flowGuard(fi, slot int) func(float64, mat.Vector) float64 
 			if f.watch < 0 || f.watchHit {
 				return -1
 			}
-			return yd[f.off] - f.watch
+			return yd[f.off+f.sub] - f.watch
 		}
 		return -1
 	}
@@ -648,6 +689,9 @@ func (s *fluidSystem) hasRED(f *fluidFlow) bool {
 	}
 	return false
 }
+
+// minResumeWindow is the smallest window a route-aware sender resumes with, packets.
+const minResumeWindow = 2
 
 // Queue mode switches happen a hair past the boundary (modeSlack of the capacity, or
 // queueSlackBytes of the queue), so that right after a switch every guard of the new
@@ -806,8 +850,19 @@ func (s *fluidSystem) timedActions() []timedAction {
 	return acts
 }
 
+// obsFor is what flow f's law observes at time t (after ensure): for a subflow of a
+// multi-path flow, every sibling's RTT as well.
 func (s *fluidSystem) obsFor(f *fluidFlow, t float64) Observation {
-	return Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT}
+	o := Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT, Subflow: f.sub}
+	if f.nSub > 1 {
+		subs := s.subObs[f.subObs]
+		for k := range subs {
+			sib := &s.flows[f.first+k]
+			subs[k] = SubflowObservation{RTT: sib.rtt, BaseRTT: sib.propRTT}
+		}
+		o.Subflows = subs
+	}
+	return o
 }
 
 // state returns the driver's current state after refreshing the network quantities; the
@@ -826,7 +881,9 @@ func (s *fluidSystem) apply(a timedAction, t float64) {
 		f := &s.flows[a.idx]
 		f.active = true
 		y = s.state(t)
-		f.law.Init(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+		if f.sub == 0 {
+			f.law.Init(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+		}
 		for _, fi := range s.set.InjectLoss {
 			if fi == a.idx {
 				s.loss(f, t, y[f.off:f.off+f.nLaw])
@@ -868,16 +925,32 @@ func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
 		y[l.off+lvQueue] = 0
 		for fi := range s.flows {
 			f := &s.flows[fi]
-			if f.active && contains(f.links, li) {
-				f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
-				f.timeouts++
-				f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+			if !f.active || !contains(f.links, li) {
+				continue
 			}
+			f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+			if f.routeAware {
+				// A route change, not congestion: keep the state, remember the window.
+				if f.wBefore == 0 {
+					f.wBefore = y[f.off+f.sub]
+				}
+				continue
+			}
+			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+			f.timeouts++
 		}
 	case EventLinkUp:
 		l.up = true
 		if e.DelayS > 0 {
 			s.setDelay(li, e.DelayS)
+		}
+		for fi := range s.flows {
+			f := &s.flows[fi]
+			if f.routeAware && f.wBefore > 0 && s.pathUp(f.links) {
+				// Resume at min(window before the outage, ssthresh), not slow start.
+				y[f.off+f.sub] = math.Min(f.wBefore, math.Max(f.law.Ssthresh(), minResumeWindow))
+				f.wBefore = 0
+			}
 		}
 	case EventDelayChange:
 		s.setDelay(li, e.DelayS)
@@ -933,7 +1006,7 @@ func (s *fluidSystem) handle(ev int, t float64) {
 	if ev < nf {
 		fi, slot := ev/flowGuards, ev%flowGuards
 		f := &s.flows[fi]
-		c := f.off + f.nLaw
+		c := f.cnt
 		x := y[f.off : f.off+f.nLaw]
 		switch slot {
 		case flowGuardLaw:
@@ -976,9 +1049,9 @@ func (s *fluidSystem) loss(f *fluidFlow, t float64, x []float64) {
 		return
 	}
 	if s.set.RecordLosses {
-		c := f.off + f.nLaw
+		c := f.cnt
 		y := s.drv.Y().RawVector().Data
-		s.losses = append(s.losses, LossRecord{Flow: s.flowIndex(f), TS: t, CwndPkts: x[0],
+		s.losses = append(s.losses, LossRecord{Flow: s.flowIndex(f), TS: t, CwndPkts: x[f.sub],
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.law.OnLoss(x, s.obsFor(f, t))
@@ -1095,8 +1168,8 @@ func (s *fluidSystem) sampleAt(t float64, y *mat.VecDense) {
 			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
 		}
 		s.trace = append(s.trace, Sample{
-			TS: t, Flow: fi, CwndPkts: yd[f.off], Ssthresh: f.law.Ssthresh(),
-			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.off+f.nLaw+cntDelivered],
+			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: yd[f.off+f.sub], Ssthresh: f.law.Ssthresh(),
+			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered],
 		})
 	}
 	for li := range s.links {
@@ -1121,9 +1194,9 @@ func (s *fluidSystem) result() *Result {
 			end = f.endT
 		}
 		active := math.Max(end-f.start, 0)
-		c := f.off + f.nLaw
+		c := f.cnt
 		fr := FlowResult{
-			Flow: fi, Name: f.name, Algorithm: f.algo, Path: f.path,
+			Flow: f.flow, Subflow: f.sub, Name: f.name, Algorithm: f.algo, Path: f.path,
 			LossEvents: f.lossEvents, Timeouts: f.timeouts,
 			SentPkts: y[c+cntSent], DeliveredPkts: y[c+cntDelivered], DroppedPkts: y[c+cntDropped],
 			ActiveS: active,

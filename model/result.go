@@ -39,6 +39,7 @@ type LossRecord struct {
 // FlowResult summarises one flow over its active time.
 type FlowResult struct {
 	Flow              int      `json:"flow"`
+	Subflow           int      `json:"subflow"` // multi-path flows have one row per subflow
 	Name              string   `json:"name"`
 	Algorithm         string   `json:"algorithm"`
 	Path              string   `json:"path"`
@@ -66,6 +67,7 @@ type LinkResult struct {
 type Sample struct {
 	TS        float64 `json:"t_s"`
 	Flow      int     `json:"flow"`
+	Subflow   int     `json:"subflow"`
 	Link      string  `json:"link,omitempty"`
 	CwndPkts  float64 `json:"cwnd_pkts"`
 	Ssthresh  float64 `json:"ssthresh_pkts"`

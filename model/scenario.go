@@ -82,10 +82,21 @@ type Flow struct {
 	Algorithm string             // registered algorithm name
 	Params    map[string]float64 // algorithm parameter overrides
 	Path      string
-	StartS    float64 // s
-	StopS     float64 // s; 0 means the end of the scenario
-	SizeBytes float64 // 0: long-lived; else a finite transfer of this many bytes
-	MSSBytes  float64 // packet size in bytes; default 1460
+	// Paths makes the flow multi-path (MPTCP): one subflow per path, in order. It needs a
+	// Multipath algorithm and leaves Path empty.
+	Paths []string
+	// RouteAware makes a Reno-family sender treat a link failure on its path as a route
+	// change (seed 002): it sends nothing and keeps its state during the outage, and resumes
+	// at min(window before the outage, ssthresh) instead of timing out to one packet.
+	RouteAware bool
+	StartS     float64 // s
+	StopS      float64 // s; 0 means the end of the scenario
+	SizeBytes  float64 // 0: long-lived; else a finite transfer of this many bytes
+	MSSBytes   float64 // packet size in bytes; default 1460
+	// HeaderBytes is the TCP/IP header each data packet carries on the wire on top of its
+	// MSSBytes of data; ACKs are this size too. Default 0: the MSS is the whole packet and
+	// ACKs take no time to send. ns-2's Agent/TCP family (Tahoe, Reno, NewReno) uses 40.
+	HeaderBytes float64
 	// RwndBytes is the receiver window; default 65535 without window scaling and
 	// 2^30 bytes with it. Without scaling it may not exceed 65535.
 	RwndBytes     float64
@@ -121,4 +132,12 @@ type TimedEvent struct {
 	Kind   EventKind
 	Link   string
 	DelayS float64 // new one-way delay for delay-change (and optionally link-up), s
+}
+
+// PathNames is the flow's paths: Paths for a multi-path flow, else its one Path.
+func (f *Flow) PathNames() []string {
+	if len(f.Paths) > 0 {
+		return f.Paths
+	}
+	return []string{f.Path}
 }

@@ -266,7 +266,19 @@ func (s *Scenario) validateFlow(i int, names map[string]string) error {
 			return &FieldError{Field: at + ".params." + k, Msg: fmt.Sprintf("%v: %v", f.Params[k], err), Err: err}
 		}
 	}
-	if s.PathIndex(f.Path) < 0 {
+	if len(f.Paths) > 0 {
+		if f.Path != "" {
+			return fieldErr(at+".path", "%q together with paths %v, want one of them", f.Path, f.Paths)
+		}
+		if mp, ok := alg.(Multipath); len(f.Paths) > 1 && (!ok || !mp.Multipath()) {
+			return fieldErr(at+".paths", "%v for algorithm %q, want a multi-path algorithm (lia, olia, vlia) or one path", f.Paths, f.Algorithm)
+		}
+		for k, name := range f.Paths {
+			if s.PathIndex(name) < 0 {
+				return fieldErr(fmt.Sprintf("%s.paths[%d]", at, k), "%q, want one of the paths %v", name, s.pathNames())
+			}
+		}
+	} else if s.PathIndex(f.Path) < 0 {
 		return fieldErr(at+".path", "%q, want one of the paths %v", f.Path, s.pathNames())
 	}
 	if err := s.checkSpan(at, f.StartS, f.StopS); err != nil {
@@ -280,6 +292,9 @@ func (s *Scenario) validateFlow(i int, names map[string]string) error {
 	}
 	if !finite(f.MSSBytes) || f.MSSBytes < 1 {
 		return fieldErr(at+".mss", "%v bytes, want >= 1", f.MSSBytes)
+	}
+	if !finite(f.HeaderBytes) || f.HeaderBytes < 0 {
+		return fieldErr(at+".header_bytes", "%v bytes, want >= 0 (0: no header on the wire)", f.HeaderBytes)
 	}
 	if f.RwndBytes == 0 {
 		f.RwndBytes = DefaultRwndBytes
@@ -299,6 +314,9 @@ func (s *Scenario) validateFlow(i int, names map[string]string) error {
 	}
 	if !finite(f.InitialCwnd) || f.InitialCwnd < 1 {
 		return fieldErr(at+".initial_cwnd", "%v packets, want >= 1", f.InitialCwnd)
+	}
+	if !finite(f.InitialSsthresh) || f.InitialSsthresh < 0 {
+		return fieldErr(at+".initial_ssthresh", "%v packets, want >= 0 (0: the receiver window)", f.InitialSsthresh)
 	}
 	return nil
 }
@@ -363,8 +381,10 @@ func (s *Scenario) resolveBuffers() error {
 			}
 			rtt = math.Max(rtt, s.PathRTTS(p))
 			for _, f := range s.Flows {
-				if f.Path == s.Paths[p].Name {
-					mss = math.Max(mss, f.MSSBytes)
+				for _, name := range f.PathNames() {
+					if name == s.Paths[p].Name {
+						mss = math.Max(mss, f.MSSBytes)
+					}
 				}
 			}
 		}

@@ -23,8 +23,10 @@ import (
 //	        loss: {model: none | random | periodic, p: 1e-5}
 //	paths:  name, links: [l0, l1]
 //	flows:  name, algorithm, params: {name: value}, path, start, stop (0: the end),
-//	        size (50MB; 0: long-lived), mss (552B), rwnd (64KB, bytes) or rwnd_pkts (8000,
-//	        packets of mss, as ns-2's window_), window_scaling (true | false), initial_cwnd
+//	        size (50MB; 0: long-lived), mss (552B), header_bytes (40B: TCP/IP header on the
+//	        wire per data packet, and the ACK size; default 0), rwnd (64KB, bytes) or
+//	        rwnd_pkts (8000, packets of mss, as ns-2's window_), window_scaling (true |
+//	        false), initial_cwnd
 //	cbr:    name, path, rate (1Mbps), packet_size (1000B), start, stop
 //	events: at (40s), kind (link-down | link-up | delay-change), link, delay (new one-way delay)
 //
@@ -383,10 +385,21 @@ func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
 			return d.mapping(n, at, fields)
 		}},
 		{"path", d.text(&f.Path)},
+		{"paths", func(n *yaml.Node, at string) error {
+			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
+				var name string
+				err := d.text(&name)(n, at)
+				f.Paths = append(f.Paths, name)
+				return err
+			})
+		}},
+		{"route_aware", d.flag(&f.RouteAware)},
+		{"initial_ssthresh", d.quantity(&f.InitialSsthresh, ParseNumber)},
 		{"start", d.quantity(&f.StartS, ParseDuration)},
 		{"stop", d.quantity(&f.StopS, ParseDuration)},
 		{"size", d.quantity(&f.SizeBytes, ParseSize)},
 		{"mss", d.quantity(&f.MSSBytes, ParseSize)},
+		{"header_bytes", d.quantity(&f.HeaderBytes, ParseSize)},
 		{"rwnd", d.quantity(&f.RwndBytes, ParseSize)},
 		{"rwnd_pkts", func(n *yaml.Node, at string) error {
 			rwndPktsSet = true
