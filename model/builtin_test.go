@@ -4,15 +4,27 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
 func TestBuiltinNames(t *testing.T) {
-	want := []string{"seed000-dumbbell", "seed003-dumbbell", "seed004-lfn"}
-	if got := model.BuiltinNames(); !reflect.DeepEqual(got, want) {
-		t.Errorf("BuiltinNames() = %v, want %v", got, want)
+	got := model.BuiltinNames()
+	if !sort.StringsAreSorted(got) {
+		t.Errorf("BuiltinNames() = %v, not sorted", got)
+	}
+	for _, want := range []string{"seed000-colo-random-loss", "seed000-dumbbell", "seed000-slow-start", "seed002-mesh", "seed003-dumbbell", "seed004-lfn"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("BuiltinNames() = %v, lacks %s", got, want)
+		}
+	}
+	for _, name := range got {
+		if _, err := model.Builtin(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
