@@ -1,12 +1,554 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/report"
+	"github.com/tcpfluid/tcpfluid/response"
+)
+
+// Environment variables that choose a shard on a cluster when --shard is not given.
+const (
+	// Slurm job arrays (sbatch --array=0-7): the task's index, and the array's count, min,
+	// max and step.
+	envSlurmTaskID    = "SLURM_ARRAY_TASK_ID"
+	envSlurmTaskCount = "SLURM_ARRAY_TASK_COUNT"
+	envSlurmTaskMin   = "SLURM_ARRAY_TASK_MIN"
+	envSlurmTaskMax   = "SLURM_ARRAY_TASK_MAX"
+	envSlurmTaskStep  = "SLURM_ARRAY_TASK_STEP"
+	// Kubernetes Indexed Jobs set the pod's completion index; they publish no count, so
+	// --shards must give spec.completions.
+	envJobCompletionIndex = "JOB_COMPLETION_INDEX"
+)
+
+const sweepDescription = `Runs a scenario (--scenario FILE or --builtin NAME; default seed000-dumbbell) at every
+point of a parameter grid and prints one row per point: point, the parameters, the metrics.
+
+--param name=grid (repeatable) names an algorithm parameter algo.param, set on every flow
+running that algorithm (colo.gamma, colo.alpha_max, colo.beta_min, cubic.beta; see
+tcpfluid algos; use --algo to choose the flows' algorithm), or a scenario parameter:
+  buffer    bottleneck buffer, multiples of its bandwidth-delay product (0.5 or 0.5bdp)
+  rtt       round trip of flow 0's path (every link delay scaled in proportion), e.g. 50ms
+  p         random loss rate per packet on the bottleneck (periodic if the scenario's is); 0: none
+  capacity  bottleneck capacity, e.g. 100Mbps
+  flows     number of copies of flow 0
+  duration  simulated time, e.g. 30s
+The bottleneck is --bottleneck, by default the link with the lowest capacity. A grid is
+min:max:count (linear), min:max:count:log, or a comma list: colo.gamma=0.5:3:6,
+p=1e-6:1e-2:5:log, rtt=50ms,100ms,200ms. Points run in row-major order (the first --param
+varies slowest) on --workers goroutines.
+
+--metric (comma list, default all): throughput_bps, goodput_bps (sums over flows),
+utilisation, mean_queue_pkts (bottleneck), mean_cwnd_pkts (mean over flows), loss_events,
+dropped_pkts (sums), loss_rate (loss events / sent packets), jain (Jain's index of the
+flows' throughputs), completion_time_s (latest finite flow; null if none or unfinished).
+
+Sharding: --shard k/n runs the points i with i mod n = k. Without --shard, the shard comes
+from SLURM_ARRAY_TASK_ID (k = (ID - SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP, n =
+SLURM_ARRAY_TASK_COUNT, else (MAX - MIN) / STEP + 1, or --shards N) or from a Kubernetes
+Indexed Job's JOB_COMPLETION_INDEX (k; n = --shards N, the Job's spec.completions).
+Each point's seed is derived from --seed and the point's parameters, so results do not
+depend on sharding or workers, and 'tcpfluid sweep merge' of the shards' outputs equals
+the unsharded output byte for byte (in the same --format).
+
+--out DIR writes a chart of the sweep (lines for one parameter, heatmaps and lines for
+two; a table only for more) as DIR/index.html, SVG figures and CSV/JSON data.`
+
+// gridFlag collects repeated --param values whole: a grid's comma list must not be split
+// the way a string-slice flag splits its values.
+type gridFlag struct{ values []string }
+
+func (g *gridFlag) Set(s string) error { g.values = append(g.values, s); return nil }
+func (g *gridFlag) String() string     { return strings.Join(g.values, " ") }
+
+func sweepOutFlag() cli.Flag {
+	return &cli.StringFlag{Name: "out", Usage: "write a chart and the data of the sweep to `DIR` (index.html, figures/*.svg, data/*)"}
+}
 
 func sweepCommand() *cli.Command {
+	var flags []cli.Flag
+	for _, f := range scenarioFlags() {
+		if f.Names()[0] != "param" { // the sweep's --param is a grid
+			flags = append(flags, f)
+		}
+	}
+	flags = append(flags,
+		&cli.GenericFlag{Name: "param", Value: &gridFlag{}, Usage: "swept parameter `name=grid` (repeatable), e.g. colo.gamma=0.5:3:6, rtt=50ms,100ms, p=1e-6:1e-2:5:log"},
+		&cli.StringSliceFlag{Name: "metric", Usage: "metrics, comma-separated (default: all): " + strings.Join(response.SweepMetrics, ", ")},
+		&cli.StringFlag{Name: "bottleneck", Usage: "link `NAME` that buffer, p and capacity change and whose queue is measured (default: the lowest capacity)"},
+		&cli.StringFlag{Name: "shard", Usage: "run shard `k/n`: the points i with i mod n = k (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else 0/1)"},
+		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "number of shards `N` for an index taken from JOB_COMPLETION_INDEX (required) or SLURM_ARRAY_TASK_ID (overrides the array's count)"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the sweep; each point derives its own from it and its parameters"},
+		&cli.IntFlag{Name: "workers", DefaultText: "all cores", Usage: "points run at once"},
+		&cli.StringFlag{Name: "engine", Value: "fluid", Usage: "fluid or packet"},
+		sweepOutFlag(),
+		formatFlag(),
+	)
 	return &cli.Command{
-		Name:   "sweep",
-		Usage:  "parameter grid over any algorithm or scenario parameter",
-		Flags:  []cli.Flag{formatFlag()},
-		Action: pending("issue 7"),
+		Name:        "sweep",
+		Usage:       "parameter grid over any algorithm or scenario parameter",
+		Description: sweepDescription,
+		Flags:       flags,
+		Action:      sweepAction,
+		Subcommands: []*cli.Command{{
+			Name:      "merge",
+			Usage:     "merge the outputs of a sweep's shards into the output of the whole sweep",
+			ArgsUsage: "FILE...",
+			Description: "Reads the JSON or CSV outputs of 'tcpfluid sweep --shard k/n' (told apart by content), " +
+				"checks that they come from the same sweep and that every point is present once (a point given " +
+				"twice must be identical), and writes the rows sorted by point.",
+			Flags:  []cli.Flag{sweepOutFlag(), formatFlag()},
+			Action: sweepMergeAction,
+		}},
+	}
+}
+
+func sweepAction(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q (parameters go in --param name=grid; merging is 'tcpfluid sweep merge FILE...')", errUsage, c.Args().First())
+	}
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	base, err := sweepBase(c)
+	if err != nil {
+		return err
+	}
+	spec := response.SweepSpec{Base: base, Bottleneck: c.String("bottleneck"), Seed: c.Uint64("seed"), Workers: c.Int("workers")}
+	for _, p := range c.Generic("param").(*gridFlag).values {
+		axis, err := response.ParseAxis(p)
+		if err != nil {
+			return fmt.Errorf("%w: --param: %w", errUsage, err)
+		}
+		spec.Axes = append(spec.Axes, axis)
+	}
+	for _, m := range c.StringSlice("metric") {
+		spec.Metrics = append(spec.Metrics, strings.TrimSpace(m))
+	}
+	if spec.Shard, spec.Shards, err = resolveShard(c.String("shard"), c.Int("shards"), os.Getenv); err != nil {
+		return err
+	}
+	engine := c.String("engine")
+	if engine != "fluid" && engine != "packet" {
+		return fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, engine)
+	}
+	spec.Engine = engine
+	spec.Run = func(ctx context.Context, sc *model.Scenario, seed uint64) (*model.Result, error) {
+		return runEngine(ctx, engine, sc, seed, 0)
+	}
+	if isTerminal(c.App.ErrWriter) {
+		spec.Progress = newProgressBar(c.App.ErrWriter).update
+	}
+	t, err := response.Sweep(c.Context, spec)
+	if errors.Is(err, response.ErrSettings) {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if err != nil {
+		return err
+	}
+	return writeSweep(c, format, t)
+}
+
+// sweepBase loads the base scenario with run's loader and its flags, leaving out --param
+// (here a grid, applied by the sweep) and defaulting to the sweep's built-in scenario.
+func sweepBase(c *cli.Context) (*model.Scenario, error) {
+	set := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	for _, f := range scenarioFlags() {
+		if name := f.Names()[0]; name != "param" {
+			set.String(name, c.String(name), "")
+		}
+	}
+	if c.String("scenario") == "" && c.String("builtin") == "" {
+		set.Set("builtin", response.DefaultSweepScenario)
+	}
+	return loadScenario(cli.NewContext(c.App, set, nil))
+}
+
+// resolveShard chooses the shard k of n: --shard k/n; else a Slurm array task (k = (ID -
+// MIN) / STEP with MIN 0 and STEP 1 when unset, n = --shards, else COUNT, else (MAX - MIN)
+// / STEP + 1); else a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (k; n = --shards,
+// required); else 0 of 1.
+func resolveShard(shard string, shards int, getenv func(string) string) (k, n int, err error) {
+	if shards < 0 {
+		return 0, 0, fmt.Errorf("%w: --shards %d, want >= 1", errUsage, shards)
+	}
+	if shard != "" {
+		if shards != 0 {
+			return 0, 0, fmt.Errorf("%w: --shard %s with --shards %d: give one of them", errUsage, shard, shards)
+		}
+		if k, n, err = response.ParseShard(shard); err != nil {
+			return 0, 0, fmt.Errorf("%w: --shard: %w", errUsage, err)
+		}
+		return k, n, nil
+	}
+	envInt := func(name string, def int) (int, error) {
+		s := strings.TrimSpace(getenv(name))
+		if s == "" {
+			return def, nil
+		}
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 0 {
+			return 0, fmt.Errorf("%w: $%s = %q, want a whole number >= 0", errUsage, name, s)
+		}
+		return v, nil
+	}
+	if getenv(envSlurmTaskID) != "" {
+		id, err := envInt(envSlurmTaskID, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		lo, err := envInt(envSlurmTaskMin, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		step, err := envInt(envSlurmTaskStep, 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		if step < 1 {
+			step = 1
+		}
+		n = shards
+		if n == 0 {
+			if n, err = envInt(envSlurmTaskCount, 0); err != nil {
+				return 0, 0, err
+			}
+		}
+		if n == 0 && getenv(envSlurmTaskMax) != "" {
+			hi, err := envInt(envSlurmTaskMax, 0)
+			if err != nil {
+				return 0, 0, err
+			}
+			n = (hi-lo)/step + 1
+		}
+		if n == 0 {
+			return 0, 0, fmt.Errorf("%w: $%s = %d but neither $%s nor $%s is set: give --shards N", errUsage, envSlurmTaskID, id, envSlurmTaskCount, envSlurmTaskMax)
+		}
+		k = (id - lo) / step
+		if id < lo || (id-lo)%step != 0 || k >= n {
+			return 0, 0, fmt.Errorf("%w: Slurm array task %d (min %d, step %d) is not one of %d evenly spaced tasks, want --array=MIN-MAX[:STEP] or --shard k/n", errUsage, id, lo, step, n)
+		}
+		return k, n, nil
+	}
+	if getenv(envJobCompletionIndex) != "" {
+		k, err := envInt(envJobCompletionIndex, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if shards == 0 {
+			return 0, 0, fmt.Errorf("%w: $%s = %d but the number of shards is unknown: give --shards N (the Job's spec.completions)", errUsage, envJobCompletionIndex, k)
+		}
+		if k >= shards {
+			return 0, 0, fmt.Errorf("%w: $%s = %d with --shards %d, want an index < %d", errUsage, envJobCompletionIndex, k, shards, shards)
+		}
+		return k, shards, nil
+	}
+	if shards > 1 {
+		return 0, 0, fmt.Errorf("%w: --shards %d without $%s or $%s: use --shard k/n", errUsage, shards, envSlurmTaskID, envJobCompletionIndex)
+	}
+	return 0, 1, nil
+}
+
+func sweepMergeAction(c *cli.Context) error {
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	if c.Args().Len() == 0 {
+		return fmt.Errorf("%w: sweep merge: no files, want the shards' outputs (JSON or CSV)", errUsage)
+	}
+	var parts []*response.SweepTable
+	for _, path := range c.Args().Slice() {
+		t, err := readSweepFile(path)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", errUsage, path, err)
+		}
+		parts = append(parts, t)
+	}
+	merged, err := response.MergeSweeps(parts...)
+	if err != nil {
+		return fmt.Errorf("%w: %w (parts in the order %s)", errUsage, err, strings.Join(c.Args().Slice(), ", "))
+	}
+	return writeSweep(c, format, merged)
+}
+
+func readSweepFile(path string) (*response.SweepTable, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return response.ReadSweep(f)
+}
+
+// writeSweep prints the table in the chosen format and writes the chart under --out.
+func writeSweep(c *cli.Context, format string, t *response.SweepTable) error {
+	w := c.App.Writer
+	var err error
+	switch format {
+	case formatJSON:
+		err = writeJSON(w, t)
+	case formatCSV:
+		err = t.WriteCSV(w)
+	default:
+		err = writeSweepTable(w, t)
+	}
+	if err != nil {
+		return err
+	}
+	if dir := c.String("out"); dir != "" {
+		return writeSweepChart(dir, t)
+	}
+	return nil
+}
+
+func writeSweepTable(w io.Writer, t *response.SweepTable) error {
+	if t.Fingerprint != "" {
+		fmt.Fprintf(w, "sweep of %s, %s engine, seed %d", t.Scenario, t.Engine, t.Seed)
+		if t.Shards > 1 {
+			fmt.Fprintf(w, ", shard %d/%d", t.Shard, t.Shards)
+		}
+		fmt.Fprintf(w, ": %d of %d points\n", len(t.Rows), t.Points())
+	}
+	tw := newTable(w)
+	for _, col := range sweepColumns(t) {
+		fmt.Fprintf(tw, "%s\t", col)
+	}
+	fmt.Fprintln(tw)
+	for _, row := range sweepCells(t, "%.4g", "-") {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	return tw.Flush()
+}
+
+func sweepColumns(t *response.SweepTable) []string {
+	cols := []string{"point"}
+	for _, a := range t.Axes {
+		cols = append(cols, a.Name)
+	}
+	return append(cols, t.Metrics...)
+}
+
+func sweepCells(t *response.SweepTable, verb, null string) [][]string {
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		row := []string{strconv.Itoa(r.Point)}
+		for _, v := range r.Params {
+			row = append(row, fmt.Sprintf(verb, v))
+		}
+		for _, v := range r.Metrics {
+			if v == nil {
+				row = append(row, null)
+				continue
+			}
+			row = append(row, fmt.Sprintf(verb, *v))
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// writeSweepChart writes the sweep as a report page: for one axis a line chart per metric;
+// for two a heatmap per metric (first axis vertical) and a line chart per metric with one
+// line per value of the first axis; for more, the table only. ECharts is copied next to
+// the page when report.FindECharts finds it, so the page works offline; else it is loaded
+// from the network.
+func writeSweepChart(dir string, t *response.SweepTable) error {
+	sec := report.Section{Title: "Sweep"}
+	axisIndex := make([]map[float64]int, len(t.Axes))
+	for k, a := range t.Axes {
+		axisIndex[k] = map[float64]int{}
+		for i, v := range a.Values {
+			axisIndex[k][v] = i
+		}
+	}
+	// at returns metric m on the grid of the last one or two axes: z[iy][ix], NaN where the
+	// rows have no value.
+	at := func(m int) [][]float64 {
+		ny, nx := 1, len(t.Axes[len(t.Axes)-1].Values)
+		if len(t.Axes) == 2 {
+			ny = len(t.Axes[0].Values)
+		}
+		z := make([][]float64, ny)
+		for iy := range z {
+			z[iy] = make([]float64, nx)
+			for ix := range z[iy] {
+				z[iy][ix] = math.NaN()
+			}
+		}
+		for _, r := range t.Rows {
+			iy, ix := 0, axisIndex[len(t.Axes)-1][r.Params[len(t.Axes)-1]]
+			if len(t.Axes) == 2 {
+				iy = axisIndex[0][r.Params[0]]
+			}
+			if v := r.Metrics[m]; v != nil {
+				z[iy][ix] = *v
+			}
+		}
+		return z
+	}
+	switch len(t.Axes) {
+	case 1, 2:
+		x := t.Axes[len(t.Axes)-1]
+		for m, metric := range t.Metrics {
+			z := at(m)
+			fig := report.Figure{
+				ID: "lines-" + metric, Title: metric + " against " + x.Name,
+				XLabel: axisLabel(x.Name), YLabel: metricLabel(metric), LogX: geometric(x.Values),
+			}
+			for iy, ys := range z {
+				name := metric
+				if len(t.Axes) == 2 {
+					name = fmt.Sprintf("%s = %g", t.Axes[0].Name, t.Axes[0].Values[iy])
+				}
+				fig.Series = append(fig.Series, report.Series{Name: name, X: x.Values, Y: ys})
+			}
+			sec.Figures = append(sec.Figures, fig)
+			if len(t.Axes) == 2 {
+				y := t.Axes[0]
+				sec.Heatmaps = append(sec.Heatmaps, report.Heatmap{
+					ID: "heatmap-" + metric, Title: metric + " over " + y.Name + " and " + x.Name,
+					XLabel: axisLabel(x.Name), YLabel: axisLabel(y.Name), ZLabel: metricLabel(metric),
+					X: x.Values, Y: y.Values, Z: z,
+				})
+			}
+		}
+	default:
+		sec.Text = fmt.Sprintf("Charts show sweeps of one or two parameters; this one has %d.", len(t.Axes))
+	}
+	sec.Tables = []report.Table{{ID: "sweep-rows", Title: "Points", Columns: sweepColumns(t), Rows: sweepCells(t, "%.6g", "")}}
+	page := report.Page{Title: "tcpfluid sweep", Intro: sweepIntro(t), Sections: []report.Section{sec}}
+	opts := report.Options{Static: []string{"svg"}}
+	if _, err := report.FindECharts(); err == nil {
+		opts.ECharts = report.EChartsLocal
+	}
+	return report.Write(dir, page, opts)
+}
+
+func sweepIntro(t *response.SweepTable) string {
+	var b strings.Builder
+	if t.Fingerprint != "" {
+		fmt.Fprintf(&b, "Scenario %s, %s engine, seed %d. ", t.Scenario, t.Engine, t.Seed)
+	}
+	fmt.Fprintf(&b, "%d of %d points", len(t.Rows), t.Points())
+	if t.Shards > 1 {
+		fmt.Fprintf(&b, " (shard %d/%d)", t.Shard, t.Shards)
+	}
+	for k, a := range t.Axes {
+		sep := "; "
+		if k == 0 {
+			sep = " over "
+		}
+		fmt.Fprintf(&b, "%s%s = %v", sep, a.Name, a.Values)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// geometric reports values evenly spaced on a log scale (at least 3, all positive), which
+// a log axis shows evenly.
+func geometric(v []float64) bool {
+	if len(v) < 3 || v[0] <= 0 {
+		return false
+	}
+	r := v[1] / v[0]
+	for i := 2; i < len(v); i++ {
+		if v[i] <= 0 || math.Abs(v[i]/v[i-1]/r-1) > 1e-6 {
+			return false
+		}
+	}
+	return math.Abs(r-1) > 1e-6
+}
+
+func axisLabel(name string) string {
+	switch name {
+	case response.SweepBuffer:
+		return "bottleneck buffer (BDP)"
+	case response.SweepRTT:
+		return "round-trip propagation delay (s)"
+	case response.SweepLoss:
+		return "loss rate p (per packet)"
+	case response.SweepCapacity:
+		return "bottleneck capacity (bit/s)"
+	case response.SweepFlows:
+		return "flows"
+	case response.SweepDuration:
+		return "duration (s)"
+	}
+	algo, param, _ := strings.Cut(name, ".")
+	if a, err := model.New(algo); err == nil {
+		for _, p := range a.Params() {
+			if p.Name == param && p.Unit != "1" && p.Unit != "" {
+				return fmt.Sprintf("%s (%s)", name, p.Unit)
+			}
+		}
+	}
+	return name
+}
+
+func metricLabel(metric string) string {
+	switch metric {
+	case response.MetricThroughput:
+		return "throughput (bit/s)"
+	case response.MetricGoodput:
+		return "goodput (bit/s)"
+	case response.MetricUtilisation:
+		return "bottleneck utilisation"
+	case response.MetricMeanCwnd:
+		return "mean cwnd (packets)"
+	case response.MetricLossEvents:
+		return "loss events"
+	case response.MetricLossRate:
+		return "loss events per packet sent"
+	case response.MetricDropped:
+		return "dropped (packets)"
+	case response.MetricMeanQueue:
+		return "mean bottleneck queue (packets)"
+	case response.MetricJain:
+		return "Jain's index"
+	case response.MetricCompletion:
+		return "completion time (s)"
+	}
+	return metric
+}
+
+// progressBar draws "sweep 37/120 [=====     ] 31% ETA 1m20s" on a terminal, at most ten
+// times a second.
+type progressBar struct {
+	w           io.Writer
+	now         func() time.Time
+	start, last time.Time
+}
+
+func newProgressBar(w io.Writer) *progressBar {
+	return &progressBar{w: w, now: time.Now, start: time.Now()}
+}
+
+func (b *progressBar) update(done, total int) {
+	now := b.now()
+	if done < total && now.Sub(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = now
+	const width = 30
+	filled := width * done / total
+	eta := time.Duration(float64(now.Sub(b.start)) * float64(total-done) / float64(done)).Round(time.Second)
+	fmt.Fprintf(b.w, "\rsweep %d/%d [%s%s] %3.0f%% ETA %v ", done, total,
+		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), 100*float64(done)/float64(total), eta)
+	if done == total {
+		fmt.Fprintln(b.w)
 	}
 }

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runSweepCLI runs tcpfluid in-process and returns its stdout and stderr.
+func runSweepCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := newApp(&stdout, &stderr).RunContext(context.Background(), append([]string{"tcpfluid"}, args...))
+	return stdout.String(), stderr.String(), err
+}
+
+// sweepArgs is a small sweep: 2 buffers × 3 random loss rates × 2 flow counts of 4 s of
+// seed 000's dumbbell, 12 points.
+var sweepArgs = []string{"sweep", "--duration", "4s", "--param", "buffer=0.5,1", "--param", "p=0,1e-4,3e-4",
+	"--param", "flows=1:2:2", "--metric", "throughput_bps,loss_rate,jain,completion_time_s", "--seed", "3"}
+
+func TestSweepMergedShardsEqualWhole(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"json", "csv"} {
+		whole, stderr, err := runSweepCLI(t, append(sweepArgs, "--format", format, "--workers", "1")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stderr != "" {
+			t.Errorf("stderr %q, want nothing when it is not a terminal", stderr)
+		}
+		rows := strings.Count(whole, `"point"`)
+		if format == "csv" {
+			rows = strings.Count(whole, "\n") - 1 // less the header
+		}
+		if rows != 12 {
+			t.Fatalf("%s output has not 12 rows:\n%s", format, whole)
+		}
+		files := []string{"merge", "--format", format}
+		for k := 2; k >= 0; k-- { // merged in reverse order
+			part, _, err := runSweepCLI(t, append(sweepArgs, "--format", format, "--workers", "2", "--shard", fmt.Sprintf("%d/3", k))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("shard%d.%s", k, format))
+			if err := os.WriteFile(path, []byte(part), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, path)
+		}
+		merged, _, err := runSweepCLI(t, append([]string{"sweep"}, files...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if merged != whole {
+			t.Errorf("%s: merged shards differ from the whole sweep:\n%s\nwant\n%s", format, merged, whole)
+		}
+		// A missing shard is an error naming the missing points.
+		_, _, err = runSweepCLI(t, append([]string{"sweep"}, files[:len(files)-1]...)...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "4 of 12 points missing, the first [0 3 6 9]") {
+			t.Errorf("%s: merge without shard 0: %v", format, err)
+		}
+	}
+}
+
+func TestSweepShardFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		shard  string
+		shards int
+		env    map[string]string
+		k, n   int
+		err    string
+	}{
+		{"none", "", 0, nil, 0, 1, ""},
+		{"flag", "2/5", 0, map[string]string{envSlurmTaskID: "1", envSlurmTaskCount: "3"}, 2, 5, ""},
+		{"slurm count", "", 0, map[string]string{envSlurmTaskID: "2", envSlurmTaskCount: "4"}, 2, 4, ""},
+		{"slurm min max", "", 0, map[string]string{envSlurmTaskID: "3", envSlurmTaskMin: "1", envSlurmTaskMax: "8"}, 2, 8, ""},
+		{"slurm step", "", 0, map[string]string{envSlurmTaskID: "5", envSlurmTaskMin: "1", envSlurmTaskMax: "7", envSlurmTaskStep: "2"}, 2, 4, ""},
+		{"slurm shards", "", 6, map[string]string{envSlurmTaskID: "5", envSlurmTaskCount: "4"}, 5, 6, ""},
+		{"slurm off step", "", 0, map[string]string{envSlurmTaskID: "4", envSlurmTaskMin: "1", envSlurmTaskMax: "7", envSlurmTaskStep: "2"}, 0, 0, "not one of 4 evenly spaced tasks"},
+		{"slurm no count", "", 0, map[string]string{envSlurmTaskID: "4"}, 0, 0, "give --shards N"},
+		{"slurm bad", "", 0, map[string]string{envSlurmTaskID: "x"}, 0, 0, `$SLURM_ARRAY_TASK_ID = "x"`},
+		{"k8s", "", 4, map[string]string{envJobCompletionIndex: "3"}, 3, 4, ""},
+		{"k8s no shards", "", 0, map[string]string{envJobCompletionIndex: "3"}, 0, 0, "give --shards N (the Job's spec.completions)"},
+		{"k8s index too big", "", 3, map[string]string{envJobCompletionIndex: "3"}, 0, 0, "want an index < 3"},
+		{"slurm first", "", 0, map[string]string{envSlurmTaskID: "1", envSlurmTaskCount: "2", envJobCompletionIndex: "0"}, 1, 2, ""},
+		{"both flags", "0/2", 2, nil, 0, 0, "give one of them"},
+		{"bad flag", "2/2", 0, nil, 0, 0, `shard "2/2", want k/n`},
+		{"shards alone", "", 3, nil, 0, 0, "--shards 3 without"},
+	} {
+		k, n, err := resolveShard(c.shard, c.shards, func(name string) string { return c.env[name] })
+		if c.err != "" {
+			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want a usage error mentioning %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || k != c.k || n != c.n {
+			t.Errorf("%s: shard %d/%d, %v; want %d/%d", c.name, k, n, err, c.k, c.n)
+		}
+	}
+}
+
+func TestSweepCLIErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--param", "bandwidth=1"}, `unknown sweep parameter "bandwidth"`},
+		{[]string{"sweep", "--param", "rtt=10ms:5ms:3"}, "min 0.01 >= max 0.005"},
+		{[]string{"sweep", "--metric", "thruput"}, `unknown sweep metric "thruput", want one of throughput_bps`},
+		{[]string{"sweep", "--param", "colo.gamma=1"}, "no flow of scenario seed000-dumbbell runs colo"},
+		{[]string{"sweep", "--shard", "3"}, `--shard: invalid analysis settings: shard "3"`},
+		{[]string{"sweep", "--engine", "ns3"}, `--engine "ns3"`},
+		{[]string{"sweep", "buffer=1"}, `unexpected argument "buffer=1"`},
+		{[]string{"sweep", "merge"}, "no files"},
+		{[]string{"sweep", "merge", "/nonexistent/shard.json"}, "/nonexistent/shard.json"},
+	} {
+		_, _, err := runSweepCLI(t, c.args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestSweepAlgorithmParameterTable(t *testing.T) {
+	out, _, err := runSweepCLI(t, "sweep", "--algo", "colo", "--param", "colo.beta_min=0.3,0.8", "--duration", "20s",
+		"--metric", "loss_events", "--format", "table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "sweep of seed000-dumbbell, fluid engine, seed 1: 2 of 2 points") ||
+		!strings.Contains(lines[1], "colo.beta_min") || !strings.Contains(lines[2], "0.3") || !strings.Contains(lines[3], "0.8") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+func TestSweepChartFiles(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		files []string
+	}{
+		{[]string{"--param", "p=1e-5:1e-3:3:log"}, []string{"figures/lines-jain.svg", "data/lines-jain.csv"}},
+		{[]string{"--param", "buffer=0.5,1", "--param", "rtt=50ms,100ms"}, []string{"figures/heatmap-jain.svg", "figures/lines-jain.svg", "data/heatmap-jain.csv"}},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"sweep", "--duration", "2s", "--metric", "jain,throughput_bps", "--format", "csv", "--out", dir}, c.args...)
+		if _, _, err := runSweepCLI(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range append(c.files, "index.html", "data/sweep-rows.csv", "figures/lines-throughput_bps.svg") {
+			if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+				t.Errorf("%v: %s missing or empty: %v", c.args, f, err)
+			}
+		}
+	}
+	if !geometric([]float64{1e-5, 1e-4, 1e-3}) || geometric([]float64{1, 2, 3}) || geometric([]float64{0, 1, 2}) {
+		t.Errorf("geometric spacing misjudged")
+	}
+}
+
+func TestSweepProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	bar := newProgressBar(&buf)
+	clock := bar.start
+	bar.now = func() time.Time { return clock }
+	clock = clock.Add(10 * time.Second)
+	bar.update(1, 4) // 10 s per point: 30 s to go
+	clock = clock.Add(50 * time.Millisecond)
+	bar.update(2, 4) // within 100 ms of the last drawing: skipped
+	bar.update(4, 4) // the last is always drawn, and ends the line
+	got := strings.Split(buf.String(), "\r")
+	if len(got) != 3 || got[1] != "sweep 1/4 [=======                       ]  25% ETA 30s " ||
+		got[2] != "sweep 4/4 [==============================] 100% ETA 0s \n" {
+		t.Errorf("progress drawn as %q", buf.String())
+	}
+}
