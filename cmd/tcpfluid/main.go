@@ -44,6 +44,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Action:    defaultStudy,
+		Flags:     studyFlags(),
 		Commands: []*cli.Command{
 			versionCommand(),
 			algosCommand(),

@@ -1,34 +1,362 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/report"
+	"github.com/tcpfluid/tcpfluid/response"
 )
 
-// defaultStudy is what `tcpfluid` does without a command: every built-in scenario in the
-// fluid engine, summarised.
+func studyFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "out", Value: "tcpfluid-report", Usage: "directory of the report"},
+		&cli.StringFlag{Name: "echarts", Usage: "how index.html loads ECharts: inline, local or remote (default: inline when an echarts.min.js is found, else remote)"},
+		&cli.StringFlag{Name: "echarts-file", Usage: "echarts.min.js for --echarts inline|local (default: $TCPFLUID_ECHARTS or node_modules)"},
+		&cli.StringFlag{Name: "static", Value: "svg,png", Usage: "formats of the static figures: svg, png, pdf"},
+	}
+}
+
+// defaultStudy is what `tcpfluid` does without a command: response functions of every
+// algorithm with fits and references, the fill/recovery table, fairness on the seed-000
+// dumbbell, and the seed scenarios; it writes the report directory and prints a summary.
 func defaultStudy(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("%w: unknown command %q (see tcpfluid --help)", errUsage, c.Args().First())
 	}
-	w := c.App.Writer
-	fmt.Fprintln(w, "tcpfluid default study: the built-in scenarios in the fluid engine")
+	opts, err := reportOptions(c)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	st, err := runStudy(c.Context)
+	if err != nil {
+		return err
+	}
+	dir := c.String("out")
+	if err := st.write(dir, opts); err != nil {
+		return err
+	}
+	st.summary(c.App.Writer)
+	fmt.Fprintf(c.App.Writer, "\nreport: %s (ECharts %s), %.1f s\n", filepath.Join(dir, "index.html"), opts.ECharts, time.Since(start).Seconds())
+	return nil
+}
+
+func reportOptions(c *cli.Context) (report.Options, error) {
+	var o report.Options
+	o.Static = splitList(c.String("static"))
+	o.EChartsFile = c.String("echarts-file")
+	mode := c.String("echarts")
+	if mode == "" {
+		mode = "remote"
+		if o.EChartsFile != "" {
+			mode = "inline"
+		} else if f, err := report.FindECharts(); err == nil {
+			mode, o.EChartsFile = "inline", f
+		}
+	}
+	m, err := report.ParseEChartsMode(mode)
+	if err != nil {
+		return o, fmt.Errorf("%w: --echarts: %w", errUsage, err)
+	}
+	o.ECharts = m
+	return o, nil
+}
+
+// study holds every result of the default study.
+type study struct {
+	response  *response.ResponseReport
+	converge  *response.ConvergeReport
+	fairness  []*response.FairnessReport
+	scenarios []*model.Result
+}
+
+// studyFairness are the fairness runs of the study: seed 000's Jain experiment (3 flows
+// of each algorithm), its RTT-fairness experiment (50/75/100 ms) and one flow against
+// four Reno flows.
+var studyFairness = []response.FairnessSettings{
+	{Mode: response.ModeSame, Algorithms: []string{"reno", "cubic", "compound", "colo"}, StartGapS: 10},
+	{Mode: response.ModeRTT, Algorithms: []string{"reno", "cubic", "colo"}},
+	{Mode: response.ModeFriendliness, Algorithms: []string{"cubic", "compound", "colo"}},
+}
+
+// studyAlgorithms are the algorithms of the fill/recovery table: the classic set and
+// COLO. COLO has no response function on an uncongested path: its decrease factor is
+// baseRTT/RTT, 1 without queueing, so a loss leaves its window where it was.
+func studyAlgorithms() []string {
+	return append(append([]string(nil), response.ClassicAlgorithms...), "colo")
+}
+
+func runStudy(ctx context.Context) (*study, error) {
+	st := &study{}
+	var err error
+	if st.response, err = response.Response(ctx, response.Settings{}); err != nil {
+		return nil, fmt.Errorf("response functions: %w", err)
+	}
+	if st.converge, err = response.Converge(ctx, response.ConvergeSettings{Algorithms: studyAlgorithms()}); err != nil {
+		return nil, fmt.Errorf("fill and recovery: %w", err)
+	}
+	for _, s := range studyFairness {
+		rep, err := response.Fairness(ctx, s)
+		if err != nil {
+			return nil, fmt.Errorf("fairness %s: %w", s.Mode, err)
+		}
+		st.fairness = append(st.fairness, rep)
+	}
 	for _, name := range model.BuiltinNames() {
 		sc, err := model.Builtin(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		res, err := model.RunFluid(c.Context, sc, model.FluidSettings{Seed: 1})
+		res, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: 1, SampleS: sc.DurationS / 500})
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Fprintln(w)
-		if err := writeRunTable(w, res); err != nil {
+		st.scenarios = append(st.scenarios, res)
+	}
+	return st, nil
+}
+
+// write writes the report directory: index.html, figures, and the analyses' JSON exactly
+// as the commands print them (data/response.json is `tcpfluid response --format json`).
+func (st *study) write(dir string, o report.Options) error {
+	if err := report.Write(dir, st.page(), o); err != nil {
+		return err
+	}
+	raw := map[string]any{"response.json": st.response, "converge.json": st.converge}
+	for _, f := range st.fairness {
+		raw["fairness-"+f.Mode+".json"] = f
+	}
+	for _, r := range st.scenarios {
+		raw["run-"+r.Scenario+".json"] = r
+	}
+	for name, v := range raw {
+		if err := writeJSONFile(filepath.Join(dir, "data", name), v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func writeJSONFile(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = writeJSON(f, v)
+	return errors.Join(err, f.Close())
+}
+
+func (st *study) page() report.Page {
+	p := report.Page{
+		Title: "tcpfluid: the default study",
+		Intro: fmt.Sprintf("Fluid models (form %s) of %d algorithms: response functions with their fits and "+
+			"published references, the time to fill a link and to recover after a loss, fairness on seed 000's "+
+			"dumbbell, and the seed papers' scenarios. Every number here is also in data/ as JSON and CSV.",
+			st.response.Form, len(st.response.Results)),
+	}
+	p.Sections = append(p.Sections, st.responseSection(), st.convergeSection(), st.fairnessSection(), st.scenarioSection())
+	return p
+}
+
+func (st *study) responseSection() report.Section {
+	rep := st.response
+	fig := report.Figure{ID: "response", Title: "Response functions (" + rep.LossModel + " loss, RTT " + model.FormatDuration(rep.RTTS) + ")",
+		XLabel: "loss rate p (per packet)", YLabel: "mean cwnd (packets)", LogX: true, LogY: true}
+	tab := report.Table{ID: "response-fits", Title: "Fits log W = log c − d·log p and references",
+		Columns: []string{"algorithm", "c", "d", "R²", "fit p ≤", "reference c·τ^e", "reference d", "source", "friendly p*", "W* (pkts)", "RTT exponent"}}
+	for _, r := range rep.Results {
+		s := report.Series{Name: r.Algorithm, Points: true}
+		for _, pt := range r.Points {
+			s.X, s.Y = append(s.X, pt.P), append(s.Y, pt.MeanCwndPkts)
+		}
+		fig.Series = append(fig.Series, s)
+		row := []string{r.Algorithm, fmt.Sprintf("%.4g", r.C), fmt.Sprintf("%.4f", r.D), fmt.Sprintf("%.5f", r.R2), fmt.Sprintf("%.0e", r.FitPMax), "-", "-", "-", "-", "-", "-"}
+		if r.Reference != nil {
+			row[5], row[6], row[7] = fmt.Sprintf("%.4g", r.RefC), num(r.Reference.D), r.Reference.Source
+			ref := report.Series{Name: r.Algorithm + " reference", Reference: true}
+			for _, pt := range r.Points {
+				if r.Reference.PMax == 0 || pt.P <= r.Reference.PMax*(1+1e-9) {
+					ref.X, ref.Y = append(ref.X, pt.P), append(ref.Y, r.Reference.Window(pt.P, rep.RTTS))
+				}
+			}
+			fig.Series = append(fig.Series, ref)
+		}
+		if r.Friendly != nil {
+			row[8], row[9] = fmt.Sprintf("%.3g", r.Friendly.PStar), fmt.Sprintf("%.1f", r.Friendly.WStarPkts)
+		}
+		if r.RTTExp != nil {
+			row[10] = fmt.Sprintf("%.3f", r.RTTExp.E)
+		}
+		tab.Rows = append(tab.Rows, row)
+	}
+	return report.Section{Title: "Response functions", Figures: []report.Figure{fig}, Tables: []report.Table{tab},
+		Text: "One long-lived flow per point on an uncongested path; 100 loss events of warm-up, then 50 measured. " +
+			"Reference curves (dashed) are drawn over the loss rates where they apply. CUBIC runs with fast convergence, " +
+			"which the RFC 9438 table ignores: its mean window is about 6% below the table."}
+}
+
+func (st *study) convergeSection() report.Section {
+	tab := report.Table{ID: "converge", Title: "Time to fill a link from W = 1 and to recover after a loss (RTT 100 ms)",
+		Columns: []string{"algorithm", "link", "MSS (bytes)", "BDP (pkts)", "fill (s)", "fill closed form (s)", "recovery (s)", "recovery closed form (s)"}}
+	secs := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", *p)
+	}
+	for _, r := range st.converge.Results {
+		tab.Rows = append(tab.Rows, []string{r.Algorithm, model.FormatRate(r.BandwidthBps), num(r.MSSBytes), fmt.Sprintf("%.0f", r.BDPPkts),
+			secs(r.FillTimeS), secs(r.FillClosedFormS), secs(r.RecoveryTimeS), secs(r.RecoveryClosedFormS)})
+	}
+	return report.Section{Title: "Fill and recovery times", Tables: []report.Table{tab},
+		Text: "NewReno needs 1250 s to fill 1 Gb/s at 100 ms with 1000-byte packets and 625 s to recover: seed 000's " +
+			"\"20 minutes / 10 minutes\"."}
+}
+
+func (st *study) fairnessSection() report.Section {
+	sec := report.Section{Title: "Fairness on seed 000's dumbbell",
+		Text: "Access 200 Mb/s 10 ms, bottleneck 100 Mb/s 100 ms, buffer 1 BDP, synchronized drop-tail losses. " +
+			"Jain's index over windows of the run; shares measured over its second half."}
+	for _, rep := range st.fairness {
+		tab := report.Table{ID: "fairness-" + rep.Mode, Title: "Fairness, mode " + rep.Mode,
+			Columns: []string{"algorithm", "flows", "Jain", "utilisation", "shares", "extra"}}
+		fig := report.Figure{ID: "jain-" + rep.Mode, Title: "Jain's index over time, mode " + rep.Mode, XLabel: "time (s)", YLabel: "Jain's index"}
+		for _, r := range rep.Results {
+			var shares []string
+			for _, sh := range r.Shares {
+				shares = append(shares, fmt.Sprintf("%s %s: %s", sh.Algorithm, model.FormatDuration(sh.RTTS), model.FormatRate(sh.ThroughputBps)))
+			}
+			extra := ""
+			if r.RTTExponent != nil {
+				extra = fmt.Sprintf("RTT exponent %.2f", *r.RTTExponent)
+			}
+			if r.AlgorithmShare != nil {
+				extra = fmt.Sprintf("share %.1f%%", 100**r.AlgorithmShare)
+			}
+			tab.Rows = append(tab.Rows, []string{r.Algorithm, fmt.Sprint(r.Flows), fmt.Sprintf("%.4f", r.Jain),
+				fmt.Sprintf("%.1f%%", 100*r.Utilisation), strings.Join(shares, "; "), extra})
+			s := report.Series{Name: r.Algorithm}
+			for _, j := range r.JainSeries {
+				s.X, s.Y = append(s.X, j.TS), append(s.Y, j.Jain)
+			}
+			fig.Series = append(fig.Series, s)
+		}
+		sec.Figures = append(sec.Figures, fig)
+		sec.Tables = append(sec.Tables, tab)
+	}
+	return sec
+}
+
+func (st *study) scenarioSection() report.Section {
+	sec := report.Section{Title: "The seeds' scenarios (fluid engine)"}
+	for _, res := range st.scenarios {
+		cwnd := report.Figure{ID: "cwnd-" + res.Scenario, Title: res.Scenario + ": congestion windows", XLabel: "time (s)", YLabel: "cwnd (packets)"}
+		queue := report.Figure{ID: "queue-" + res.Scenario, Title: res.Scenario + ": queues", XLabel: "time (s)", YLabel: "queue (packets)"}
+		flows := map[string]*report.Series{}
+		var names []string
+		for _, smp := range res.Trace {
+			var key string
+			var v float64
+			if smp.Flow >= 0 {
+				key, v = "flow "+flowName(res, smp.Flow, smp.Subflow), smp.CwndPkts
+			} else {
+				key, v = "link "+smp.Link, smp.QueuePkts
+			}
+			s, ok := flows[key]
+			if !ok {
+				s = &report.Series{Name: strings.SplitN(key, " ", 2)[1]}
+				flows[key] = s
+				names = append(names, key)
+			}
+			s.X, s.Y = append(s.X, smp.TS), append(s.Y, v)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if strings.HasPrefix(k, "flow ") {
+				cwnd.Series = append(cwnd.Series, *flows[k])
+			} else if maxOf(flows[k].Y) > 0 {
+				queue.Series = append(queue.Series, *flows[k])
+			}
+		}
+		tab := report.Table{ID: "summary-" + res.Scenario, Title: res.Scenario,
+			Columns: []string{"flow", "algorithm", "goodput", "mean cwnd (pkts)", "loss events", "delivered", "dropped", "completion (s)"}}
+		for _, f := range res.Flows {
+			done := "-"
+			if f.CompletionTimeS != nil {
+				done = fmt.Sprintf("%.2f", *f.CompletionTimeS)
+			}
+			tab.Rows = append(tab.Rows, []string{f.Name, f.Algorithm, model.FormatRate(f.GoodputBps), fmt.Sprintf("%.1f", f.MeanCwndPkts),
+				fmt.Sprint(f.LossEvents), fmt.Sprintf("%.0f", f.DeliveredPkts), fmt.Sprintf("%.0f", f.DroppedPkts), done})
+		}
+		sec.Figures = append(sec.Figures, cwnd)
+		if len(queue.Series) > 0 {
+			sec.Figures = append(sec.Figures, queue)
+		}
+		sec.Tables = append(sec.Tables, tab)
+	}
+	return sec
+}
+
+func flowName(res *model.Result, flow, sub int) string {
+	for _, f := range res.Flows {
+		if f.Flow == flow && f.Subflow == sub {
+			return f.Name
+		}
+	}
+	return fmt.Sprint(flow)
+}
+
+func maxOf(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+// summary prints the short table of the study.
+func (st *study) summary(w io.Writer) {
+	fmt.Fprintln(w, "tcpfluid default study")
+	fmt.Fprintln(w)
+	writeResponseTable(w, st.response)
+	fmt.Fprintln(w)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "fairness (seed-000 dumbbell)\talgorithm\tJain\textra")
+	for _, rep := range st.fairness {
+		for _, r := range rep.Results {
+			extra := ""
+			if r.RTTExponent != nil {
+				extra = fmt.Sprintf("RTT exponent %.2f", *r.RTTExponent)
+			}
+			if r.AlgorithmShare != nil {
+				extra = fmt.Sprintf("share against reno:4 %.1f%%", 100**r.AlgorithmShare)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\n", rep.Mode, r.Algorithm, r.Jain, extra)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = newTable(w)
+	fmt.Fprintln(tw, "scenario\tflow\talgorithm\tgoodput\tloss events")
+	for _, res := range st.scenarios {
+		for _, f := range res.Flows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", res.Scenario, f.Name, f.Algorithm, model.FormatRate(f.GoodputBps), f.LossEvents)
+		}
+	}
+	tw.Flush()
 }
