@@ -179,6 +179,7 @@ func (st *study) responseSection() report.Section {
 		XLabel: "loss rate p (per packet)", YLabel: "mean cwnd (packets)", LogX: true, LogY: true}
 	tab := report.Table{ID: "response-fits", Title: "Fits log W = log c − d·log p and references",
 		Columns: []string{"algorithm", "c", "d", "R²", "fit p ≤", "reference c·τ^e", "reference d", "source", "friendly p*", "W* (pkts)", "RTT exponent"}}
+	drawn := map[string]bool{} // one dashed line per published reference
 	for _, r := range rep.Results {
 		s := report.Series{Name: r.Algorithm, Points: true}
 		for _, pt := range r.Points {
@@ -188,7 +189,10 @@ func (st *study) responseSection() report.Section {
 		row := []string{r.Algorithm, fmt.Sprintf("%.4g", r.C), fmt.Sprintf("%.4f", r.D), fmt.Sprintf("%.5f", r.R2), fmt.Sprintf("%.0e", r.FitPMax), "-", "-", "-", "-", "-", "-"}
 		if r.Reference != nil {
 			row[5], row[6], row[7] = fmt.Sprintf("%.4g", r.RefC), num(r.Reference.D), r.Reference.Source
-			ref := report.Series{Name: r.Algorithm + " reference", Reference: true}
+		}
+		if r.Reference != nil && !drawn[r.Reference.Source] {
+			drawn[r.Reference.Source] = true
+			ref := report.Series{Name: r.Algorithm + " ref.", Reference: true}
 			for _, pt := range r.Points {
 				if r.Reference.PMax == 0 || pt.P <= r.Reference.PMax*(1+1e-9) {
 					ref.X, ref.Y = append(ref.X, pt.P), append(ref.Y, r.Reference.Window(pt.P, rep.RTTS))
