@@ -1,0 +1,57 @@
+// Package report writes tcpfluid's output: an HTML page of interactive charts
+// and tables, the same figures as static SVG/PNG/PDF files, and the data
+// behind every figure and table as CSV and JSON.
+//
+// The package knows nothing of how the numbers are made. Callers describe what
+// to show with plain values — Figure (x–y series on linear or logarithmic
+// axes), Heatmap (a value over a two-parameter grid), Table (rows of strings) —
+// group them into Sections of a Page, and call Write:
+//
+//	dir/index.html              interactive charts (go-echarts) and HTML tables
+//	dir/figures/<ID>.svg, .png  static figures (gonum/plot), one per Figure and Heatmap
+//	dir/data/<ID>.csv, .json    the data of every Figure, Heatmap and Table
+//	dir/echarts.min.js          only with EChartsLocal
+//
+// WriteFigure and WriteHeatmap write one static figure; the format follows the
+// file extension (.svg, .png or .pdf).
+//
+// # Logarithmic axes and bad values
+//
+// Neither ECharts nor gonum/plot can place zero, negative, NaN or infinite
+// values on a logarithmic axis, and a NaN breaks a line anywhere. Before
+// drawing, a point is left out when a coordinate is not finite, is beyond
+// ±1e300 (where axis arithmetic overflows), or is not positive on a
+// logarithmic axis. The number left out, by reason, is appended to the
+// figure's note on the page and recorded in its JSON data file under
+// "not_drawn". Logarithmic axes of static figures span whole decades. A
+// heatmap cell without a finite value is left empty (grey in static
+// figures). The data files keep every point: a non-finite value is written
+// as null in JSON and as an empty field in CSV, so no NaN or Inf is ever
+// emitted. A figure without drawable points still renders, with empty axes.
+//
+// # Data files
+//
+// A Figure's CSV has the header "series,x,y" and one row per point; its JSON
+// holds the labels, axis kinds, note, "not_drawn" counts and, per series, the
+// arrays "x" and "y". A Heatmap's CSV has the header "x,y,z" and one row per
+// cell (y outer, x inner); its JSON holds "x", "y" and "z" with z[iy][ix]. A
+// Table's CSV has the table's columns as header; its JSON holds "columns" and
+// "rows".
+//
+// # Working offline
+//
+// go-echarts makes pages that load ECharts from a remote host. Options.ECharts
+// chooses instead to copy a local echarts.min.js next to index.html
+// (EChartsLocal) or to embed it in the page (EChartsInline), so the report
+// opens without a network. The file comes from Options.EChartsFile or, when
+// that is empty, from FindECharts, which looks at $TCPFLUID_ECHARTS and then
+// node_modules/echarts/dist/echarts.min.js (the npm package "echarts") in the
+// working directory and its parents up to the Go module root.
+//
+// Every page ends with a short script that, once the page has loaded, marks
+// each chart's <figure> with data-rendered="yes" or "no", data-series (the
+// number of series ECharts holds) and data-points (the number of data points
+// in them). When ECharts could not be loaded, it also shows a message in place
+// of each chart that points to the static figures. The headless-browser test
+// reads these attributes; a reader whose page stays blank can read them too.
+package report
