@@ -1,5 +1,10 @@
 package model
 
+import (
+	"maps"
+	"slices"
+)
+
 // Scenario is a network and the traffic on it, in the units users write: bit/s, bytes and
 // seconds. The engines convert to packets and packets/s internally. Validate checks every
 // field and resolves defaults; both engines run only validated scenarios.
@@ -140,4 +145,40 @@ func (f *Flow) PathNames() []string {
 		return f.Paths
 	}
 	return []string{f.Path}
+}
+
+// Clone returns a deep copy of the scenario: changing the copy leaves s as it was.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	c.Links = slices.Clone(s.Links)
+	c.Paths = slices.Clone(s.Paths)
+	for i := range c.Paths {
+		c.Paths[i].Links = slices.Clone(s.Paths[i].Links)
+	}
+	c.Flows = slices.Clone(s.Flows)
+	for i := range c.Flows {
+		c.Flows[i].Params = maps.Clone(s.Flows[i].Params)
+		c.Flows[i].Paths = slices.Clone(s.Flows[i].Paths)
+	}
+	c.CBR = slices.Clone(s.CBR)
+	c.Events = slices.Clone(s.Events)
+	return &c
+}
+
+// SetDuration changes the simulated time to durationS seconds; what lies beyond the new
+// end goes: timed events after it are dropped and stop times after it become "the end".
+// The scenario must be validated again.
+func (s *Scenario) SetDuration(durationS float64) {
+	s.DurationS = durationS
+	for i := range s.Flows {
+		if s.Flows[i].StopS > durationS {
+			s.Flows[i].StopS = 0
+		}
+	}
+	for i := range s.CBR {
+		if s.CBR[i].StopS > durationS {
+			s.CBR[i].StopS = 0
+		}
+	}
+	s.Events = slices.DeleteFunc(s.Events, func(e TimedEvent) bool { return e.AtS > durationS })
 }

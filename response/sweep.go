@@ -465,7 +465,7 @@ func (s SweepSpec) plan() (*sweepPlan, error) {
 		}
 		s.Base = base
 	} else {
-		s.Base = cloneScenario(s.Base)
+		s.Base = s.Base.Clone()
 		if err := s.Base.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: base scenario: %w", ErrSettings, err)
 		}
@@ -602,7 +602,7 @@ func sweepPointSeed(seed uint64, axes []Axis, values []float64) uint64 {
 
 // scenario builds point i's validated scenario.
 func (p *sweepPlan) scenario(values []float64) (*model.Scenario, error) {
-	sc := cloneScenario(p.Base)
+	sc := p.Base.Clone()
 	for k, a := range p.Axes {
 		p.apply(sc, a.Name, values[k])
 	}
@@ -638,18 +638,7 @@ func (p *sweepPlan) apply(sc *model.Scenario, name string, v float64) {
 	case SweepCapacity:
 		b.CapacityBps = v
 	case SweepDuration:
-		sc.DurationS = v
-		for i := range sc.Flows {
-			if sc.Flows[i].StopS > v {
-				sc.Flows[i].StopS = 0
-			}
-		}
-		for i := range sc.CBR {
-			if sc.CBR[i].StopS > v {
-				sc.CBR[i].StopS = 0
-			}
-		}
-		sc.Events = slices.DeleteFunc(sc.Events, func(e model.TimedEvent) bool { return e.AtS > v })
+		sc.SetDuration(v)
 	case SweepFlows:
 		n := int(v) // checkAxes made sure there is a flow 0
 		flows := make([]model.Flow, 0, n+len(sc.Flows)-1)
@@ -674,23 +663,6 @@ func (p *sweepPlan) apply(sc *model.Scenario, name string, v float64) {
 			sc.Flows[i].Params[param] = v
 		}
 	}
-}
-
-// cloneScenario is a deep copy of a scenario: the sweep changes its copy only.
-func cloneScenario(s *model.Scenario) *model.Scenario {
-	c := *s
-	c.Links = slices.Clone(s.Links)
-	c.Paths = slices.Clone(s.Paths)
-	for i := range c.Paths {
-		c.Paths[i].Links = slices.Clone(s.Paths[i].Links)
-	}
-	c.Flows = slices.Clone(s.Flows)
-	for i := range c.Flows {
-		c.Flows[i].Params = maps.Clone(s.Flows[i].Params)
-	}
-	c.CBR = slices.Clone(s.CBR)
-	c.Events = slices.Clone(s.Events)
-	return &c
 }
 
 // fingerprint hashes what determines a sweep's results, so that outputs of different

@@ -73,7 +73,7 @@ func loadScenario(c *cli.Context) (*model.Scenario, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: --duration: %w", errUsage, err)
 		}
-		sc.DurationS = v
+		sc.SetDuration(v)
 	}
 	if err := sc.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", errUsage, err)
