@@ -91,6 +91,15 @@ func writeFigure(path, format string, f Figure, size staticSize) error {
 		return err
 	}
 	return saveDrawing(path, format, size, func(c draw.Canvas) {
+		if legend != nil && len(f.Series) > maxInsideLegend {
+			// Many series would hide the data: the legend gets a strip of its own on
+			// the right.
+			legend.Left = true
+			strip := legend.Rectangle(c).Size().X + 2*legendInset
+			p.Draw(draw.Crop(c, 0, -strip, 0, 0))
+			legend.Draw(draw.Crop(c, c.Max.X-c.Min.X-strip+legendInset, 0, legendInset, -legendInset))
+			return
+		}
 		p.Draw(c)
 		// gonum places its own legend against the canvas edge, which can
 		// lie outside the axes; this one goes inside the data area.
@@ -114,6 +123,9 @@ func writeFigure(path, format string, f Figure, size staticSize) error {
 		legend.Draw(area)
 	})
 }
+
+// maxInsideLegend is the most series whose legend is drawn inside the data area.
+const maxInsideLegend = 5
 
 func writeHeatmap(path, format string, h Heatmap, size staticSize) error {
 	main, bar := heatmapPlots(h)
@@ -175,6 +187,7 @@ func figurePlot(f Figure) (*plot.Plot, *plot.Legend, error) {
 	entries := 0
 	legend.Top = true
 	legend.ThumbnailWidth = vg.Points(24)
+	legend.TextStyle.Font.Size = vg.Points(9)
 
 	pts, _, _ := f.drawableSeries()
 	xr, yr := newSpan(), newSpan()
