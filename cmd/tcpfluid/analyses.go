@@ -170,7 +170,7 @@ func writeResponseTable(w io.Writer, rep *response.ResponseReport) error {
 		}
 		exp := "-"
 		if r.RTTExp != nil {
-			exp = fmt.Sprintf("%.3f", r.RTTExp.E)
+			exp = fixed3(r.RTTExp.E)
 		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%.4f\t%.5f\t%.0e\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, r.C, r.D, r.R2, r.FitPMax,
 			ref, refD, src, pStar, wStar, exp)

@@ -57,3 +57,12 @@ func writeJSON(w io.Writer, v any) error {
 func newTable(w io.Writer) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 }
+
+// fixed3 formats v with three decimals, without the "-0.000" of tiny negative values.
+func fixed3(v float64) string {
+	s := fmt.Sprintf("%.3f", v)
+	if s == "-0.000" {
+		return "0.000"
+	}
+	return s
+}

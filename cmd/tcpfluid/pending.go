@@ -15,12 +15,3 @@ func pending(issue string) cli.ActionFunc {
 		return fmt.Errorf("%s: %w (tracked as %s)", c.Command.Name, errNotLanded, issue)
 	}
 }
-
-func validateCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "validate",
-		Usage:  "the same scenario in the fluid and the packet engine, side by side",
-		Flags:  []cli.Flag{formatFlag()},
-		Action: pending("issue 5"),
-	}
-}

@@ -204,7 +204,7 @@ func (st *study) responseSection() report.Section {
 			row[8], row[9] = fmt.Sprintf("%.3g", r.Friendly.PStar), fmt.Sprintf("%.1f", r.Friendly.WStarPkts)
 		}
 		if r.RTTExp != nil {
-			row[10] = fmt.Sprintf("%.3f", r.RTTExp.E)
+			row[10] = fixed3(r.RTTExp.E)
 		}
 		tab.Rows = append(tab.Rows, row)
 	}

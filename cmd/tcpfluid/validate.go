@@ -1,0 +1,226 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/response"
+)
+
+func validateCommand() *cli.Command {
+	flags := append(scenarioFlags(),
+		&cli.StringFlag{Name: "loss-model", Usage: "response point: periodic or random (default periodic)"},
+		&cli.StringFlag{Name: "p", Usage: "response point: loss rate per packet, e.g. 1e-4"},
+		&cli.StringFlag{Name: "rtt", Value: "100ms", Usage: "response point: round-trip time"},
+		&cli.StringFlag{Name: "mss", Value: "1460B", Usage: "response point: packet size"},
+		&cli.IntFlag{Name: "warmup-losses", Usage: "response point: loss events discarded (default 20)"},
+		&cli.IntFlag{Name: "losses", Usage: "response point: measured loss events (default: periodic 20, random 400)"},
+		&cli.BoolFlag{Name: "table3", Usage: "seed 003's experiment: Tahoe, Reno, NewReno and Vegas in both engines beside its Table 3"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw (both engines)"},
+		formatFlag(),
+	)
+	return &cli.Command{
+		Name:  "validate",
+		Usage: "the same scenario in the fluid and the packet engine, side by side",
+		Description: "Runs one scenario (--scenario or --builtin, --algo to set every flow's algorithm), one " +
+			"response point (--algo reno --loss-model random --p 1e-4 --rtt 100ms: one flow alone on an " +
+			"uncongested path), or seed 003's experiment (--table3) in both engines with the same seed, and " +
+			"compares them metric by metric against stated tolerances (see response.Tol*). The fluid runs " +
+			"in its hybrid-recovery form, which holds the window still for one round trip after each loss " +
+			"as a packet sender in fast recovery does. The exit code is 1 when any metric is out of " +
+			"tolerance, after the table or JSON is printed. A response point starts both engines in " +
+			"congestion avoidance at the fluid's mean window; under random loss they draw the same loss " +
+			"sequence (common random numbers) and each metric carries a paired 95% confidence interval. " +
+			"--table3 runs ns-2's agents as seed 003 did: Tahoe, Reno and NewReno with 40-byte headers, " +
+			"Vegas with bare segments and alpha 1, beta 3; plain --builtin seed003-dumbbell --algo vegas " +
+			"keeps the builtin's headers and Vegas's Linux defaults (add --param vegas.alpha=1 --param " +
+			"vegas.beta=3).",
+		Flags:  flags,
+		Action: validateAction,
+	}
+}
+
+func validateAction(c *cli.Context) error {
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	if format == formatCSV {
+		return fmt.Errorf("%w: --format csv: validate prints table or json", errUsage)
+	}
+	scenario := c.String("scenario") != "" || c.String("builtin") != ""
+	point := c.String("p") != "" || c.String("loss-model") != ""
+	switch {
+	case c.Bool("table3"):
+		if b := c.String("builtin"); c.String("scenario") != "" || (b != "" && b != "seed003-dumbbell") || point || c.String("algo") != "" {
+			return fmt.Errorf("%w: --table3 runs seed003-dumbbell's four algorithms; give no other scenario, --algo or response point", errUsage)
+		}
+		rep, err := response.Seed003Experiment(c.Context, c.Uint64("seed"))
+		if err != nil {
+			return err
+		}
+		if format == formatJSON {
+			err = writeJSON(c.App.Writer, rep)
+		} else {
+			err = writeTable3(c.App.Writer, rep)
+		}
+		if err != nil || rep.OK {
+			return err
+		}
+		return fmt.Errorf("validate --table3: the packet engine misses Table 3: %w", response.ErrOutOfTolerance)
+	case scenario && point:
+		return fmt.Errorf("%w: give a scenario (--scenario/--builtin) or a response point (--p, --loss-model), not both", errUsage)
+	case scenario:
+		sc, err := loadScenario(c)
+		if err != nil {
+			return err
+		}
+		v, err := response.Validate(c.Context, sc, c.Uint64("seed"))
+		if err != nil {
+			return err
+		}
+		return reportValidation(c, format, v)
+	case point:
+		spec, err := pointSpec(c)
+		if err != nil {
+			return err
+		}
+		v, err := response.ValidatePoint(c.Context, spec)
+		if err != nil {
+			return settingsError(err)
+		}
+		return reportValidation(c, format, v)
+	}
+	return fmt.Errorf("%w: need a scenario (--scenario FILE or --builtin NAME), a response point (--algo A --p P), or --table3", errUsage)
+}
+
+// pointSpec reads a response point from the flags.
+func pointSpec(c *cli.Context) (response.PointSpec, error) {
+	spec := response.PointSpec{
+		Algorithm: c.String("algo"), LossModel: c.String("loss-model"), Seed: c.Uint64("seed"),
+		WarmupLosses: c.Int("warmup-losses"), Losses: c.Int("losses"),
+	}
+	if spec.Algorithm == "" {
+		return spec, fmt.Errorf("%w: a response point needs --algo (see tcpfluid algos)", errUsage)
+	}
+	if c.String("p") == "" {
+		return spec, fmt.Errorf("%w: a response point needs --p, the loss rate per packet (0 < p < 1)", errUsage)
+	}
+	var err error
+	if spec.P, err = parseQuantity(c, "p", model.ParseNumber); err != nil {
+		return spec, err
+	}
+	if spec.RTTS, err = parseQuantity(c, "rtt", model.ParseDuration); err != nil {
+		return spec, err
+	}
+	if spec.MSSBytes, err = parseQuantity(c, "mss", model.ParseSize); err != nil {
+		return spec, err
+	}
+	params, err := paramOverrides(c)
+	if err != nil {
+		return spec, err
+	}
+	spec.Params = params[spec.Algorithm]
+	return spec, nil
+}
+
+// reportValidation prints the comparison and fails with response.ErrOutOfTolerance (exit
+// code 1) when a metric is out of tolerance.
+func reportValidation(c *cli.Context, format string, v *response.Validation) error {
+	var err error
+	if format == formatJSON {
+		err = writeJSON(c.App.Writer, v)
+	} else {
+		err = writeValidationTable(c.App.Writer, v)
+	}
+	if err != nil {
+		return err
+	}
+	if failed := v.Failed(); len(failed) > 0 {
+		names := make([]string, len(failed))
+		for i, m := range failed {
+			names[i] = m.Metric + " " + subject(v, m)
+		}
+		return fmt.Errorf("validate: %d of %d metrics out of tolerance (%s): %w", len(failed), len(v.Metrics),
+			strings.Join(names, ", "), response.ErrOutOfTolerance)
+	}
+	return nil
+}
+
+// subject names what a metric measures: a flow, a link, the point's flow or all flows.
+func subject(v *response.Validation, m response.Metric) string {
+	switch {
+	case m.Flow != nil && v.Scenario != "":
+		return fmt.Sprintf("flow %d", *m.Flow)
+	case m.Link != "":
+		return "link " + m.Link
+	case v.Point != nil:
+		return v.Point.Algorithm
+	}
+	return "all flows"
+}
+
+func writeValidationTable(w io.Writer, v *response.Validation) error {
+	if p := v.Point; p != nil {
+		fmt.Fprintf(w, "validate response point: %s, %s loss p = %g, RTT %s, MSS %g bytes, seed %d\n", p.Algorithm, p.LossModel, p.P,
+			model.FormatDuration(p.RTTS), p.MSSBytes, v.Seed)
+		fmt.Fprintf(w, "both engines start at %.4g packets in congestion avoidance; %d warm-up and %d measured loss events of the packet engine\n",
+			p.StartCwndPkts, p.WarmupLosses, p.Losses)
+	} else {
+		fmt.Fprintf(w, "validate scenario %s, seed %d, fluid drop rule %s\n", v.Scenario, v.Seed, v.DropRule)
+	}
+	fmt.Fprintf(w, "fluid form %s: the window holds still for one RTT after each loss, as in fast recovery\n", v.Form)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "metric\tsubject\tfluid\tpacket\trel err\ttolerance\tok")
+	for _, m := range v.Metrics {
+		e := fmt.Sprintf("%.2f%%", 100*m.RelErr)
+		if m.CI95 != nil {
+			e += fmt.Sprintf(" ± %.2f%%", 100**m.CI95)
+		}
+		ok := "ok"
+		if !m.OK {
+			ok = "FAIL"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.6g\t%s\t%g%%\t%s\n", m.Metric, subject(v, m), m.Fluid, m.Packet, e, 100*m.Tolerance, ok)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	verdict := "all metrics within tolerance"
+	if n := len(v.Failed()); n > 0 {
+		verdict = fmt.Sprintf("%d of %d metrics out of tolerance", n, len(v.Metrics))
+	}
+	_, err := fmt.Fprintln(w, verdict)
+	return err
+}
+
+func writeTable3(w io.Writer, rep *response.Table3Report) error {
+	fmt.Fprintf(w, "seed 003 (%s): Table 3 beside both engines, seed %d, fluid form %s\n", rep.Scenario, rep.Seed, rep.Form)
+	fmt.Fprintln(w, "dropped: TCP packets dropped at the bottleneck n3-n4; sent: delivered_pkts; throughput: goodput_bps")
+	tw := newTable(w)
+	fmt.Fprintln(tw, "algorithm\tdropped table\tfluid\tpacket\tsent table\tfluid\tpacket\tthroughput table (kb/s)\tfluid\tpacket\tok")
+	for _, r := range rep.Rows {
+		ok := "ok"
+		if !r.OK {
+			ok = "FAIL"
+		}
+		fmt.Fprintf(tw, "%s\t%.0f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%s\n", r.Algorithm,
+			r.Table.DroppedPkts, r.Fluid.DroppedPkts, r.Packet.DroppedPkts,
+			r.Table.DeliveredPkts, r.Fluid.DeliveredPkts, r.Packet.DeliveredPkts,
+			r.Table.GoodputBps/1e3, r.Fluid.GoodputBps/1e3, r.Packet.GoodputBps/1e3, ok)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	ranking := "the packet engine ranks throughput as Table 3 does: " + strings.Join(response.Seed003Ranking, " > ")
+	if !rep.RankingOK {
+		ranking = "the packet engine does not rank throughput as Table 3 does (" + strings.Join(response.Seed003Ranking, " > ") + ")"
+	}
+	fmt.Fprintln(w, ranking)
+	_, err := fmt.Fprintf(w, "checks (packet engine): sent and throughput within %g%% of Table 3, no drops where the table has none\n", 100*rep.Tolerance)
+	return err
+}
