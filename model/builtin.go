@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -37,14 +38,27 @@ func Builtin(name string) (*Scenario, error) {
 	return s, nil
 }
 
-// SetAlgorithm sets every TCP flow's algorithm (the CLI's --algo) and validates the
-// scenario. Parameter overrides of a flow whose algorithm changes are dropped: they were
+// SetAlgorithm sets the algorithm of every TCP flow of its kind (the CLI's --algo): a
+// multi-path algorithm that of the multi-path flows, any other that of the single-path
+// flows; then it validates the scenario. Parameter overrides of a flow whose algorithm changes are dropped: they were
 // names of the old algorithm.
 func (s *Scenario) SetAlgorithm(name string) error {
-	if _, err := New(name); err != nil {
+	alg, err := New(name)
+	if err != nil {
 		return fmt.Errorf("%w: --algo: %w", ErrScenario, err)
 	}
+	// A multi-path algorithm replaces the algorithm of the multi-path flows and a
+	// single-path one that of the single-path flows, so that --algo lia or --algo cubic
+	// both make sense on a scenario that has both kinds.
+	// With no flow of its kind it applies to every flow.
+	mp, ok := alg.(Multipath)
+	multi := ok && mp.Multipath()
+	kind := func(f *Flow) bool { return (len(f.Paths) > 1) == multi }
+	any := slices.ContainsFunc(s.Flows, func(f Flow) bool { return kind(&f) })
 	for i := range s.Flows {
+		if any && !kind(&s.Flows[i]) {
+			continue
+		}
 		if s.Flows[i].Algorithm != name {
 			s.Flows[i].Algorithm = name
 			s.Flows[i].Params = nil
@@ -74,7 +88,11 @@ func seed003Dumbbell() *Scenario {
 			"script's Agent/TCP is ns-2 Tahoe, the paper swaps in Reno, NewReno and Vegas, and this " +
 			"builtin defaults to newreno (use --algo); the script's window_ 8000 packets (4.416 MB) " +
 			"exceeds 65535 bytes, which ns-2 allows, so the flow has window scaling on; the prose " +
-			"says 0.01 s and 10.01 s and \"552KB\", the script and Table 2 say 1.0 s, 10.0 s and 552 bytes.",
+			"says 0.01 s and 10.01 s and \"552KB\", the script and Table 2 say 1.0 s, 10.0 s and 552 bytes. " +
+			"ns-2's Agent/TCP family puts a 40-byte TCP/IP header on every segment (592 bytes on the " +
+			"wire) and sends 40-byte ACKs, so the flow has header_bytes 40; ns-2's Agent/TCP/Vegas " +
+			"sends bare 552-byte segments with α 1, β 3, which `tcpfluid validate --table3` applies " +
+			"when it runs Vegas.",
 		DurationS: 10.1,
 		Links: []Link{
 			access("n0-n3"),
@@ -90,7 +108,7 @@ func seed003Dumbbell() *Scenario {
 		Flows: []Flow{{
 			Name: "tcp0", Algorithm: "newreno", Path: "n0-n4", StartS: 1.0, StopS: 10.0,
 			MSSBytes: ns2PacketBytes, RwndBytes: ns2WindowPkts * ns2PacketBytes, WindowScaling: true,
-			InitialCwnd: 1,
+			InitialCwnd: 1, HeaderBytes: 40,
 		}},
 		CBR: []CBR{
 			{Name: "cbr1", Path: "n1-n4", RateBps: 1e6, PacketBytes: 1000, StartS: 4.01, StopS: 10.0},

@@ -690,6 +690,15 @@ func (s *fluidSystem) hasRED(f *fluidFlow) bool {
 	return false
 }
 
+// ssthreshOf is subflow k's slow-start threshold, packets: a multi-path law's own, if it
+// reports them, else the law's.
+func ssthreshOf(law FluidLaw, k int) float64 {
+	if m, ok := law.(interface{ SsthreshOf(int) float64 }); ok {
+		return m.SsthreshOf(k)
+	}
+	return law.Ssthresh()
+}
+
 // minResumeWindow is the smallest window a route-aware sender resumes with, packets.
 const minResumeWindow = 2
 
@@ -948,7 +957,7 @@ func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
 			f := &s.flows[fi]
 			if f.routeAware && f.wBefore > 0 && s.pathUp(f.links) {
 				// Resume at min(window before the outage, ssthresh), not slow start.
-				y[f.off+f.sub] = math.Min(f.wBefore, math.Max(f.law.Ssthresh(), minResumeWindow))
+				y[f.off+f.sub] = math.Min(f.wBefore, math.Max(ssthreshOf(f.law, f.sub), minResumeWindow))
 				f.wBefore = 0
 			}
 		}
@@ -1168,7 +1177,7 @@ func (s *fluidSystem) sampleAt(t float64, y *mat.VecDense) {
 			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
 		}
 		s.trace = append(s.trace, Sample{
-			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: yd[f.off+f.sub], Ssthresh: f.law.Ssthresh(),
+			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: yd[f.off+f.sub], Ssthresh: ssthreshOf(f.law, f.sub),
 			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered],
 		})
 	}
