@@ -31,12 +31,36 @@
 //	compound   Tan et al. 2006: Reno window plus a delay-based window
 //	bic        Xu, Harfoush, Rhee 2004: binary search towards the last maximum
 //	htcp       Leith & Shorten 2004: increase growing with the time since the last loss
+//	colo       Lee & Chung 2014 (seed 000): concave slow start, α(Diff), adaptive β — equations
+//	           reconstructed from the paper's prose
+//	lia        RFC 6356: MPTCP linked increases over several paths (Flow.Paths)
+//	olia       Khalili et al. 2012: opportunistic linked increases
+//	vlia       seed 001: LIA whose high-BDP subflow runs CUBIC behind a virtual Reno window
+//	           (reconstruction)
 //
 // Windows are in packets, times in seconds, rates in packets per second. After a loss no
 // algorithm keeps less than 2 packets (RFC 5681); a timeout sets ssthresh = max(W/2, 2) and
 // restarts slow start from one packet. The receiver window (FlowConfig.MaxCwnd) caps every
 // window. Parameter errors wrap ErrParam and name algorithm.parameter, the value and the
 // allowed range.
+//
+// # Flows, subflows and route changes
+//
+// A flow with several Paths is multi-path: one subflow per path, all driven by one law of
+// a Multipath algorithm (x[k] is subflow k's window; Observation.Subflows carries every
+// subflow's RTT). A RouteAware flow treats a link failure on its path as a route change
+// (seed 002): it keeps its state through the outage and resumes at min(window before,
+// ssthresh).
+//
+// # The fluid engine
+//
+// RunFluid assembles a validated scenario into one state vector (every law's variables,
+// per-flow counters, per-link queues) integrated by ode's Dormand–Prince solver. Queues have
+// three modes (empty, busy, full) switched at located events; losses are located events too
+// (periodic and random loss as integrated intensities crossing thresholds, drop-tail
+// overflow with the synchronized or proportional rule and a reaction one RTT later, RED as
+// an intensity from the averaged queue). Every result names its form: FormHybrid, or
+// FormHybridRecovery in which a window holds still for one RTT after each loss.
 //
 // A user-defined algorithm implements Algorithm in its own package and calls Register in an
 // init function; New then finds it by name and both engines can run it.
