@@ -1,0 +1,29 @@
+package model_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// Seed 004: without window scaling a 65535-byte receiver window caps a 45 Mb/s, 50 ms path
+// at about 10.5 Mb/s; with scaling the transfer fills the link.
+func ExampleRunFluid() {
+	sc, err := model.Builtin("seed004-lfn")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := model.RunFluid(context.Background(), sc, model.FluidSettings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range res.Flows {
+		fmt.Printf("%-10s %4.1f Mb/s, 50 MB in %4.1f s\n", f.Name, f.GoodputBps/1e6, *f.CompletionTimeS)
+	}
+	// Output:
+	// no-scaling 10.4 Mb/s, 50 MB in 38.3 s
+	// scaling    43.5 Mb/s, 50 MB in  9.2 s
+}
