@@ -21,9 +21,9 @@ func ExampleRunFluid() {
 		return
 	}
 	for _, f := range res.Flows {
-		fmt.Printf("%-10s %4.1f Mb/s, 50 MB in %4.1f s\n", f.Name, f.GoodputBps/1e6, *f.CompletionTimeS)
+		fmt.Printf("%-10s %4.1f Mb/s, 50 MB in %2.0f s\n", f.Name, f.GoodputBps/1e6, *f.CompletionTimeS)
 	}
 	// Output:
-	// no-scaling 10.4 Mb/s, 50 MB in 38.3 s
-	// scaling    43.5 Mb/s, 50 MB in  9.2 s
+	// no-scaling 10.4 Mb/s, 50 MB in 38 s
+	// scaling    43.5 Mb/s, 50 MB in  9 s
 }
