@@ -8,8 +8,11 @@
 //
 //	r, err := packet.Run(ctx, scenario, packet.Settings{Seed: 1, SampleS: 0.1})
 //
-// The scenario must be validated (scenario.Validate()). The Result has the fluid engine's
-// shape with Engine "packet".
+// The scenario must be validated (scenario.Validate()). Multi-path flows (model.Flow.Paths)
+// are not modelled and are an error; RouteAware is not modelled either: a packet sender
+// whose path fails times out as any other. The Result has the fluid engine's
+// shape with Engine "packet"; Settings.RecordLosses and StopAfterLosses record loss events
+// and end a run at flow 0's n-th, as the fluid engine's settings of the same names do.
 //
 // # Network
 //
@@ -20,13 +23,20 @@
 // with queue-limit N keeps N−1 waiting plus one on the wire). Drop-tail drops arrivals to
 // a full buffer; RED (gentle, as ns-2.35 runs it) drops by the EWMA of the queue with a
 // count-spread probability, ageing the average over idle time as if 500-byte packets had
-// left. Random loss drops each arriving packet with probability p (math/rand/v2 PCG seeded
-// by Settings.Seed); periodic loss drops every (1/p)-th packet of each source crossing the
-// link. A link-down loses the packets queued on it and on its wire, and every arrival until
-// link-up; a delay change applies to packets that leave the link afterwards. A flow's data
-// follow its path's links in order; ACKs return over an uncongested path with the same
-// propagation delays, serialized (HeaderBytes each) but never queued, and are lost if a link
-// of the path goes down while they travel. CBR sources send PacketBytes every
+// left. Random loss drops each packet of a source arriving at the link with probability p,
+// independently: the gap from one loss of the source to its next is ⌈E/λ⌉ packets with
+// E ~ Exp(1) and λ = −ln(1−p), a Geometric(p) variate, drawn from the source's own PCG
+// stream on that link (seeded by Settings.Seed), so one source's losses do not depend on
+// other traffic. Flow 0 on link 0 draws from the stream the fluid engine uses for its
+// random-loss thresholds with the same seed (E/p packets there): a one-flow comparison of
+// the engines sees the same losses after the same numbers of packets, common random
+// numbers that leave the engines' difference instead of two independent samples' noise.
+// Periodic loss drops every (1/p)-th packet of each source crossing the link. A link-down
+// loses the packets queued on it and on its wire, and every arrival until link-up; a delay
+// change applies to packets that leave the link afterwards. A flow's data follow its
+// path's links in order; ACKs return over an uncongested path with the same propagation
+// delays, serialized (the flow's HeaderBytes each) but never queued, and are lost if a
+// link of the path goes down while they travel. CBR sources send PacketBytes every
 // PacketBytes·8/RateBps seconds from StartS to StopS.
 //
 // # TCP
@@ -70,16 +80,18 @@
 // From ns-2.35's ns-default.tcl: ACK per packet (TCPSink), three duplicate ACKs
 // (numdupacks_), limited transmit (singledup_ 1), no burst limit (maxburst_ 0), minimum RTO
 // 0.2 s (minrto_; RFC 6298 says 1 s, set Settings.MinRTOS for it), maximum 60 s (maxrto_),
-// G = 0.01 s (tcpTick_), the receiver window as initial ssthresh (ssthresh_ = window_), and
-// the integer window. Not adopted: ns-2 quantizes RTT samples to tcpTick_ (here they are
+// G = 0.01 s (tcpTick_), the receiver window as initial ssthresh (ssthresh_ = window_;
+// here unless the flow sets InitialSsthresh), and the integer window. Not adopted: ns-2 quantizes RTT samples to tcpTick_ (here they are
 // exact); it opens with a 40-byte SYN and a two-packet window (syn_, windowInit_ 2; here the
 // flow's InitialCwnd, default 1, with no handshake); its initial RTO is 3 s (here 1 s, RFC
 // 6298); its Reno truncates ssthresh to whole packets (the laws in model/ do not).
 //
-// Header bytes: ns-2's Agent/TCP, /Reno and /Newreno put packetSize_ + 40 bytes on the wire
-// and send 40-byte ACKs, but Agent/TCP/Vegas sends packetSize_ bytes (its own output() adds
-// no header). Settings.HeaderBytes defaults to 0, the fluid engine's view (MSS = packet);
-// the seed-003 comparison uses 40 for Tahoe, Reno and NewReno and 0 for Vegas, as ns-2 does.
+// Header bytes: each flow's model.Flow.HeaderBytes is added to every data segment on the
+// wire (serialization and buffer occupancy in time, not the data counted in throughput and
+// goodput) and is the size of its ACKs; 0, the default, is the fluid engine's view (MSS =
+// packet). ns-2's Agent/TCP, /Reno and /Newreno put packetSize_ + 40 bytes on the wire and
+// send 40-byte ACKs, but Agent/TCP/Vegas sends packetSize_ bytes (its own output() adds no
+// header): the seed003-dumbbell builtin has 40, and the seed-003 comparison sets 0 for Vegas.
 //
 // # Results
 //
@@ -107,4 +119,18 @@
 // 54 packets at the 50-packet access queue, in ns-2 and here alike. Moving both CBR starts
 // by 0–19 ms moves ns-2's drop counts by ±20% (Reno 19–31); over those 20 runs the engine's
 // means agree with ns-2's within 9% (drops) and 1% (received, throughput).
+//
+// # Reno at a drop-tail overflow
+//
+// One Reno flow with a one-BDP buffer keeps the link busy when an overflow costs one packet:
+// the window halves to the BDP. When it costs two in one window, Reno's fast recovery ends
+// at the first partial ACK and the second loss waits for the timer: slow start up to a
+// quarter of the peak, and the link idles for minutes at 100 Mb/s and 240 ms. Which of
+// the two happens depends on the phase of the ACK clock against the queue, in ns-2.35 as
+// here: on a 10 Mb/s dumbbell (access 20 Mb/s, 10 ms; bottleneck delay D; one-BDP buffers;
+// 1460-byte packets with 40-byte headers; 600 s) ns-2's Reno times out after a
+// congestion-avoidance overflow for D = 92, 96, 100, 102, 106 and 110 ms of 90, 92, …,
+// 110 ms, this engine for D = 96, 102 and 110 ms, with the same counts there (4, 6 and 3
+// timeouts). On seed 000's dumbbell with 1500-byte packets on the wire both engines halve
+// at 749 s without a timeout (ns-2: 4056.8 → 2029 packets, here 4057.0 → 2029.0).
 package packet

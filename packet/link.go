@@ -2,6 +2,7 @@ package packet
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/tcpfluid/tcpfluid/model"
 )
@@ -34,6 +35,11 @@ type link struct {
 	loss     model.LossModel
 	lossP    float64
 	periodic []float64 // per source (TCP flows, then CBR): packets counted for periodic loss
+	// Random loss, per source: the source's own stream of Exp(1) variates and the packets
+	// left until its next loss (0: draw the next gap at the next arrival).
+	randomRNG  []*rand.Rand
+	randomLeft []int64
+	randomRate float64 // −ln(1−p): an Exp(1) variate over it, rounded up, is a Geometric(p) gap
 
 	red    bool
 	redCfg model.RED
@@ -96,16 +102,35 @@ func (l *link) account(now float64) {
 
 // lossDrop applies the link's non-congestion loss process to a packet of the given source
 // arriving at the link.
-func (l *link) lossDrop(s *sim, source int) bool {
+func (l *link) lossDrop(source int) bool {
 	switch l.loss {
 	case model.LossRandom:
-		return s.rng.Float64() < l.lossP
+		left := &l.randomLeft[source]
+		if *left == 0 {
+			*left = l.randomGap(source)
+		}
+		*left--
+		return *left == 0
 	case model.LossPeriodic:
 		before := math.Floor(l.periodic[source]*l.lossP + periodicEps)
 		l.periodic[source]++
 		return math.Floor(l.periodic[source]*l.lossP+periodicEps) > before
 	}
 	return false
+}
+
+// randomGap draws the number of packets from one random loss of a source to its next,
+// the lost one included: ⌈E/λ⌉ with E ~ Exp(1) and λ = −ln(1−p) is Geometric(p) on
+// 1, 2, …, so every packet is lost independently with probability p.
+func (l *link) randomGap(source int) int64 {
+	if !(l.lossP > 0) {
+		return math.MaxInt64
+	}
+	g := math.Ceil(l.randomRNG[source].ExpFloat64() / l.randomRate)
+	if !(g < math.MaxInt64/2) {
+		return math.MaxInt64 / 2
+	}
+	return max(int64(g), 1)
 }
 
 // redDrop is Floyd and Jacobson's RED (1993) as ns-2 runs it by default (gentle_ true):

@@ -23,9 +23,9 @@ var seed003Table = map[string]struct{ dropped, sent, kbps float64 }{
 
 // seed003Run runs the builtin with one algorithm as ns-2.35's agents run it: Agent/TCP,
 // /Reno and /Newreno put 552 + 40 header bytes on the wire and ACKs of 40 bytes
-// (tcpip_base_hdr_size_); Agent/TCP/Vegas sends 552-byte segments, its output() adding no
-// header (the ns-2 trace shows them), with v_alpha_ 1, v_beta_ 3, v_gamma_ 1
-// (ns-default.tcl). shiftS delays both CBR sources.
+// (tcpip_base_hdr_size_; the builtin's header_bytes); Agent/TCP/Vegas sends 552-byte
+// segments, its output() adding no header (the ns-2 trace shows them), with v_alpha_ 1,
+// v_beta_ 3, v_gamma_ 1 (ns-default.tcl). shiftS delays both CBR sources.
 func seed003Run(t *testing.T, algo string, shiftS float64) *model.Result {
 	t.Helper()
 	s, err := model.Builtin("seed003-dumbbell")
@@ -35,9 +35,8 @@ func seed003Run(t *testing.T, algo string, shiftS float64) *model.Result {
 	if err := s.SetAlgorithm(algo); err != nil {
 		t.Fatal(err)
 	}
-	set := Settings{HeaderBytes: 40}
 	if algo == "vegas" {
-		set.HeaderBytes = 0
+		s.Flows[0].HeaderBytes = 0
 		s.Flows[0].Params = map[string]float64{"alpha": 1, "beta": 3, "gamma": 1}
 	}
 	for i := range s.CBR {
@@ -46,7 +45,7 @@ func seed003Run(t *testing.T, algo string, shiftS float64) *model.Result {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(context.Background(), s, set)
+	r, err := Run(context.Background(), s, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

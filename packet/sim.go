@@ -13,8 +13,8 @@ import (
 
 // Settings control one packet-level run. The zero value is the documented default.
 type Settings struct {
-	// Seed seeds the random loss and RED generators (math/rand/v2 PCG). The same seed
-	// gives a byte-identical Result and trace.
+	// Seed seeds the random-loss streams and the RED generator (math/rand/v2 PCG). The
+	// same seed gives a byte-identical Result and trace.
 	Seed uint64
 	// SampleS is the trace sampling interval in seconds; 0 records no trace.
 	SampleS float64
@@ -28,12 +28,11 @@ type Settings struct {
 	// MinRTOS is the lower bound of the retransmission timeout in seconds. Default (0)
 	// 0.2 s, ns-2.35's minrto_ and Linux's TCP_RTO_MIN; RFC 6298 (2.4) recommends 1 s.
 	MinRTOS float64
-	// HeaderBytes is the TCP/IP header in bytes: it is added to every data segment on the
-	// wire (serialization, not the data counted in throughput and goodput) and is the size
-	// of an ACK (serialized on the reverse path, never queued). Default 0: the scenario's
-	// MSS is the whole packet, as the fluid engine takes it, and ACKs take no time to send.
-	// ns-2's Agent/TCP uses 40 (tcpip_base_hdr_size_, TCPSink packetSize_); see doc.go.
-	HeaderBytes float64
+	// StopAfterLosses ends the run when flow 0 has had this many loss events (fast
+	// retransmits and timeouts); 0: no limit. The Result then covers the run so far.
+	StopAfterLosses int
+	// RecordLosses records every loss event of every flow in Result.Losses.
+	RecordLosses bool
 }
 
 // Defaults of Settings and fixed constants of the TCP model.
@@ -65,6 +64,19 @@ var (
 	ErrLaw = errors.New("algorithm law misbehaved")
 )
 
+// randomLossStream is the PCG stream (the second seed word) of the random losses of source
+// src on link li. Flow 0 on link 0 gets fluidRandomStream, the stream the fluid engine
+// (model.RunFluid) draws its random-loss thresholds from with the same seed: a one-flow,
+// one-link comparison of the engines then sees its losses after the same numbers of
+// packets (common random numbers), and the difference of the engines is not buried in the
+// noise of two independent loss sequences.
+func randomLossStream(li, src int) uint64 {
+	return fluidRandomStream ^ (uint64(li)<<32 | uint64(src))
+}
+
+// fluidRandomStream is model.RunFluid's generator stream, rand.NewPCG(seed, 0x7cf1d).
+const fluidRandomStream = 0x7cf1d
+
 // ctxCheckEvery is how many events run between checks of the context.
 const ctxCheckEvery = 1 << 16
 
@@ -90,6 +102,7 @@ type sim struct {
 	events int64
 	trace  []model.Sample
 	minRTO float64
+	losses []model.LossRecord
 	err    error // set by fail; stops the run
 }
 
@@ -118,12 +131,12 @@ func checkSettings(set *Settings) error {
 	switch {
 	case math.IsNaN(set.SampleS) || math.IsInf(set.SampleS, 0) || set.SampleS < 0:
 		return fmt.Errorf("%w: SampleS = %v s, want >= 0 (0: no trace)", ErrSettings, set.SampleS)
+	case set.StopAfterLosses < 0:
+		return fmt.Errorf("%w: StopAfterLosses = %d, want >= 0 (0: no limit)", ErrSettings, set.StopAfterLosses)
 	case set.MaxEvents < 0:
 		return fmt.Errorf("%w: MaxEvents = %d, want >= 0 (0: default %d)", ErrSettings, set.MaxEvents, DefaultMaxEvents)
 	case math.IsNaN(set.MinRTOS) || math.IsInf(set.MinRTOS, 0) || set.MinRTOS < 0:
 		return fmt.Errorf("%w: MinRTOS = %v s, want >= 0 (0: default %v s)", ErrSettings, set.MinRTOS, DefaultMinRTOS)
-	case math.IsNaN(set.HeaderBytes) || math.IsInf(set.HeaderBytes, 0) || set.HeaderBytes < 0:
-		return fmt.Errorf("%w: HeaderBytes = %v bytes, want >= 0", ErrSettings, set.HeaderBytes)
 	}
 	if set.MaxEvents == 0 {
 		set.MaxEvents = DefaultMaxEvents
@@ -165,8 +178,16 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 			loss: l.Loss, lossP: l.LossP,
 			red: l.Queue == model.QueueRED, redCfg: l.RED, redCnt: -1,
 		}
-		if l.Loss == model.LossPeriodic {
+		switch l.Loss {
+		case model.LossPeriodic:
 			L.periodic = make([]float64, sources)
+		case model.LossRandom:
+			L.randomRate = -math.Log1p(-l.LossP)
+			L.randomLeft = make([]int64, sources)
+			L.randomRNG = make([]*rand.Rand, sources)
+			for src := range L.randomRNG {
+				L.randomRNG[src] = rand.New(rand.NewPCG(set.Seed, randomLossStream(i, src)))
+			}
 		}
 	}
 	paths := make([][]int32, len(s.Paths))
@@ -190,6 +211,10 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 	}
 	sm.flows = make([]tcpFlow, len(s.Flows))
 	for i := range s.Flows {
+		if len(s.Flows[i].Paths) > 0 {
+			return nil, fmt.Errorf("%w: flow %q is multi-path (paths %v): the packet engine runs single-path flows only",
+				ErrScenario, s.Flows[i].Name, s.Flows[i].Paths)
+		}
 		path, err := pathOf("flow "+s.Flows[i].Name, s.Flows[i].Path)
 		if err != nil {
 			return nil, err
@@ -255,8 +280,25 @@ func (sm *sim) run(ctx context.Context, until float64, steps int) error {
 		if sm.err != nil {
 			return sm.err
 		}
+		if sm.end < until {
+			break // StopAfterLosses moved the end to now
+		}
 	}
 	return nil
+}
+
+// lossEvent records flow i's loss event (before the law's jump) and ends the run after
+// flow 0's StopAfterLosses-th.
+func (sm *sim) lossEvent(i int32) {
+	f := &sm.flows[i]
+	f.lossEvents++
+	if sm.set.RecordLosses {
+		sm.losses = append(sm.losses, model.LossRecord{Flow: int(i), TS: sm.now, CwndPkts: f.cwnd,
+			CwndTimePktS: f.cwndInt, DeliveredPkts: float64(f.delivered)})
+	}
+	if i == 0 && sm.set.StopAfterLosses > 0 && f.lossEvents >= sm.set.StopAfterLosses {
+		sm.end = sm.now
+	}
 }
 
 func (sm *sim) dispatch(e event) {
@@ -311,7 +353,7 @@ func (sm *sim) drop(li int32, p *pkt) {
 // enqueue offers a packet to link li: loss process, queue discipline, buffer limit.
 func (sm *sim) enqueue(li int32, p pkt) {
 	l := &sm.links[li]
-	if !l.up || l.lossDrop(sm, sm.sourceIndex(&p)) || (l.red && l.redDrop(sm, sm.now)) || l.queue.len() >= l.buffer {
+	if !l.up || l.lossDrop(sm.sourceIndex(&p)) || (l.red && l.redDrop(sm, sm.now)) || l.queue.len() >= l.buffer {
 		sm.drop(li, &p)
 		return
 	}
@@ -416,14 +458,14 @@ func (sm *sim) pathUp(path []int32, since float64) bool {
 	return true
 }
 
-// ackDelay is how long an ACK takes back over a path now, s: the links' propagation
-// delays plus the serialization of a HeaderBytes-byte ACK on each, never queueing (the
-// reverse path is uncongested).
-func (sm *sim) ackDelay(path []int32) float64 {
+// ackDelay is how long an ACK of ackBytes takes back over a path now, s: the links'
+// propagation delays plus its serialization on each, never queueing (the reverse path is
+// uncongested).
+func (sm *sim) ackDelay(path []int32, ackBytes float64) float64 {
 	d := 0.0
 	for _, li := range path {
 		l := &sm.links[li]
-		d += l.delayS + l.txTime(sm.set.HeaderBytes)
+		d += l.delayS + l.txTime(ackBytes)
 	}
 	return d
 }
@@ -452,6 +494,7 @@ func (sm *sim) result() *model.Result {
 		Flows:     make([]model.FlowResult, len(sm.flows)),
 		Links:     make([]model.LinkResult, len(sm.links)),
 		Trace:     sm.trace,
+		Losses:    sm.losses,
 	}
 	for i := range sm.flows {
 		r.Flows[i] = sm.flows[i].result(sm, i)

@@ -21,7 +21,7 @@ type tcpFlow struct {
 	idx      int32
 
 	mss, lastPayload float64 // payload bytes of a full packet and of the last one
-	header           float64 // bytes added on the wire
+	header           float64 // TCP/IP header bytes added to each data packet on the wire; the ACK size
 	nPkts            int64   // packets to send; math.MaxInt64 for a long-lived flow
 	rwnd             float64 // receiver window, packets (not rounded)
 	startS           float64
@@ -73,9 +73,9 @@ type tcpFlow struct {
 }
 
 func (f *tcpFlow) init(sm *sim, i int, fl *model.Flow, path []int32) error {
-	if !(fl.MSSBytes >= 1) || !(fl.RwndBytes >= fl.MSSBytes) || !(fl.InitialCwnd >= 1) || math.IsNaN(fl.SizeBytes) || fl.SizeBytes < 0 {
-		return fmt.Errorf("%w: flow %q: mss %v bytes, rwnd %v bytes, initial cwnd %v packets, size %v bytes, want mss >= 1, rwnd >= mss, cwnd >= 1, size >= 0 (validate the scenario first)",
-			ErrScenario, fl.Name, fl.MSSBytes, fl.RwndBytes, fl.InitialCwnd, fl.SizeBytes)
+	if !(fl.MSSBytes >= 1) || !(fl.RwndBytes >= fl.MSSBytes) || !(fl.InitialCwnd >= 1) || math.IsNaN(fl.SizeBytes) || fl.SizeBytes < 0 || !(fl.HeaderBytes >= 0) || math.IsInf(fl.HeaderBytes, 1) {
+		return fmt.Errorf("%w: flow %q: mss %v bytes, rwnd %v bytes, initial cwnd %v packets, size %v bytes, header %v bytes, want mss >= 1, rwnd >= mss, cwnd >= 1, size >= 0, finite header >= 0 (validate the scenario first)",
+			ErrScenario, fl.Name, fl.MSSBytes, fl.RwndBytes, fl.InitialCwnd, fl.SizeBytes, fl.HeaderBytes)
 	}
 	alg, err := model.New(fl.Algorithm)
 	if err != nil {
@@ -90,7 +90,7 @@ func (f *tcpFlow) init(sm *sim, i int, fl *model.Flow, path []int32) error {
 		path:       path,
 		idx:        int32(i),
 		mss:        fl.MSSBytes,
-		header:     sm.set.HeaderBytes,
+		header:     fl.HeaderBytes,
 		nPkts:      math.MaxInt64,
 		rwnd:       fl.RwndBytes / fl.MSSBytes,
 		startS:     fl.StartS,
@@ -107,7 +107,7 @@ func (f *tcpFlow) init(sm *sim, i int, fl *model.Flow, path []int32) error {
 		f.nPkts = int64(n)
 		f.lastPayload = fl.SizeBytes - (n-1)*fl.MSSBytes
 	}
-	f.law = alg.NewEvent(model.FlowConfig{InitialCwnd: fl.InitialCwnd, MaxCwnd: f.rwnd, MSSBytes: fl.MSSBytes})
+	f.law = alg.NewEvent(model.FlowConfig{InitialCwnd: fl.InitialCwnd, InitialSsthresh: fl.InitialSsthresh, MaxCwnd: f.rwnd, MSSBytes: fl.MSSBytes})
 	f.recovery = f.law.Recovery()
 	if f.cwnd = f.law.Cwnd(); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
 		return fmt.Errorf("%w: flow %q: %s starts with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, f.cwnd)
@@ -361,7 +361,7 @@ func (f *tcpFlow) limitedTransmit(sm *sim) {
 // window (ns-2's TcpAgent); Reno and NewReno retransmit the lost packet and inflate the
 // window by the three duplicate ACKs (RFC 5681 §3.2, RFC 6582).
 func (f *tcpFlow) fastRetransmit(sm *sim) {
-	f.lossEvents++
+	sm.lossEvent(f.idx)
 	f.recover = f.maxSent
 	f.timing = false
 	f.law.OnLoss(f.obs(sm))
@@ -382,7 +382,7 @@ func (f *tcpFlow) fastRetransmit(sm *sim) {
 func (f *tcpFlow) timeout(sm *sim) {
 	f.account(sm.now)
 	f.timeouts++
-	f.lossEvents++
+	sm.lossEvent(f.idx)
 	f.law.OnTimeout(f.obs(sm))
 	f.readCwnd(sm)
 	f.recover = f.maxSent
@@ -449,7 +449,7 @@ func (f *tcpFlow) sendAck(sm *sim, echo float64) {
 	if !sm.pathUp(f.path, math.Inf(1)) {
 		return
 	}
-	sm.q.push(sm.now+sm.ackDelay(f.path), event{kind: evAck, idx: f.idx, at: sm.now, pkt: pkt{seq: f.rcvNxt, sentAt: echo}})
+	sm.q.push(sm.now+sm.ackDelay(f.path, f.header), event{kind: evAck, idx: f.idx, at: sm.now, pkt: pkt{seq: f.rcvNxt, sentAt: echo}})
 }
 
 func (f *tcpFlow) sample(sm *sim, i int) model.Sample {

@@ -190,6 +190,9 @@ func writeValidationTable(w io.Writer, v *response.Validation) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, n := range v.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
 	verdict := "all metrics within tolerance"
 	if n := len(v.Failed()); n > 0 {
 		verdict = fmt.Sprintf("%d of %d metrics out of tolerance", n, len(v.Metrics))

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/response"
+)
+
+// validateJSON runs validate with --format json and decodes what it printed.
+func validateJSON(t *testing.T, args ...string) (map[string]any, error) {
+	t.Helper()
+	out, err := runCLI(t, append([]string{"validate", "--format", "json"}, args...)...)
+	var v map[string]any
+	if jerr := json.Unmarshal([]byte(out), &v); jerr != nil {
+		t.Fatalf("%v (run error %v) in %q", jerr, err, out)
+	}
+	return v, err
+}
+
+// A response point within tolerance: CLI.md's JSON shape and no error (exit code 0).
+func TestCLIValidatePoint(t *testing.T) {
+	v, err := validateJSON(t, "--algo", "newreno", "--loss-model", "periodic", "--p", "1e-3", "--rtt", "100ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"point", "form", "seed", "metrics", "ok"} {
+		if _, ok := v[k]; !ok {
+			t.Errorf("no %q in %v", k, v)
+		}
+	}
+	if v["ok"] != true {
+		t.Errorf("ok = %v, want true", v["ok"])
+	}
+	for _, m := range v["metrics"].([]any) {
+		for _, k := range []string{"metric", "fluid", "packet", "rel_err", "tolerance", "ok"} {
+			if _, ok := m.(map[string]any)[k]; !ok {
+				t.Errorf("metric lacks %q: %v", k, m)
+			}
+		}
+	}
+}
+
+// Out of tolerance: the JSON is printed first, then the error, which is not a usage error,
+// so main exits with code 1. Reno under random loss at p = 1e-2 times out where the fluid
+// law does not (response.TestValidatePointsRandom), 11% apart.
+func TestCLIValidateExitCode1(t *testing.T) {
+	v, err := validateJSON(t, "--algo", "reno", "--loss-model", "random", "--p", "1e-2", "--losses", "200")
+	if !errors.Is(err, response.ErrOutOfTolerance) || errors.Is(err, errUsage) {
+		t.Fatalf("error %v, want response.ErrOutOfTolerance (exit code 1)", err)
+	}
+	if v["ok"] != false {
+		t.Errorf("ok = %v, want false", v["ok"])
+	}
+	if !strings.Contains(err.Error(), "mean_cwnd_pkts") {
+		t.Errorf("error %q does not name the failing metric", err)
+	}
+	out, err := runCLI(t, "validate", "--format", "table", "--algo", "reno", "--loss-model", "random", "--p", "1e-2", "--losses", "200")
+	if !errors.Is(err, response.ErrOutOfTolerance) || !strings.Contains(out, "FAIL") || !strings.Contains(out, "timed out") {
+		t.Errorf("table run: error %v, output %q: want the table with FAIL and the timeout note, then the error", err, out)
+	}
+}
+
+// A scenario: the JSON names it, has per-flow and per-link metrics, and the error agrees
+// with ok.
+func TestCLIValidateScenario(t *testing.T) {
+	v, err := validateJSON(t, "--builtin", "seed003-dumbbell", "--algo", "newreno")
+	if v["scenario"] != "seed003-dumbbell" {
+		t.Errorf("scenario %v", v["scenario"])
+	}
+	if (err == nil) != (v["ok"] == true) || (err != nil && !errors.Is(err, response.ErrOutOfTolerance)) {
+		t.Errorf("ok %v with error %v", v["ok"], err)
+	}
+	seen := map[string]bool{}
+	for _, m := range v["metrics"].([]any) {
+		seen[m.(map[string]any)["metric"].(string)] = true
+	}
+	for _, k := range []string{"mean_cwnd_pkts", "mean_throughput_bps", "loss_events", "mean_queue_pkts", "utilisation"} {
+		if !seen[k] {
+			t.Errorf("no %s metric", k)
+		}
+	}
+}
+
+// header_bytes in a scenario file reaches the packet engine, and validate says the fluid
+// engine does not carry it.
+func TestCLIValidateHeaderBytes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.yaml")
+	yaml := `name: header
+duration: 20s
+links: [{name: l, capacity: 10Mbps, delay: 20ms, buffer: 1bdp}]
+paths: [{name: p, links: [l]}]
+flows: [{name: f, algorithm: newreno, path: p, mss: 1460B, header_bytes: 40B}]
+`
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := validateJSON(t, "--scenario", path)
+	notes, _ := v["notes"].([]any)
+	found := false
+	for _, n := range notes {
+		found = found || strings.Contains(n.(string), "40 header bytes")
+	}
+	if !found {
+		t.Errorf("notes %v, want one on the 40 header bytes", notes)
+	}
+}
+
+// Seed 003's Table 3 from the CLI: the paper's numbers beside both engines.
+func TestCLIValidateTable3(t *testing.T) {
+	out, err := runCLI(t, "validate", "--table3", "--format", "table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"tahoe", "reno", "newreno", "vegas", "649.64", "637.38", "659.95", "723.24", "1475", "vegas > newreno > tahoe > reno"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	v, err := validateJSON(t, "--table3", "--builtin", "seed003-dumbbell")
+	if err != nil || v["ok"] != true || len(v["rows"].([]any)) != 4 {
+		t.Errorf("json: error %v, ok %v, %d rows", err, v["ok"], len(v["rows"].([]any)))
+	}
+}
+
+func TestCLIValidateUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"--p", "1e-3"},
+		{"--algo", "reno"},
+		{"--algo", "reno", "--p", "2"},
+		{"--algo", "reno", "--p", "x"},
+		{"--algo", "reno", "--p", "1e-3", "--loss-model", "droptail"},
+		{"--algo", "nosuch", "--p", "1e-3"},
+		{"--algo", "reno", "--p", "1e-3", "--builtin", "seed000-dumbbell"},
+		{"--table3", "--builtin", "seed000-dumbbell"},
+		{"--table3", "--algo", "reno"},
+		{"--builtin", "nosuch"},
+		{"--builtin", "seed003-dumbbell", "--format", "csv"},
+	} {
+		_, err := runCLI(t, append([]string{"validate"}, args...)...)
+		if !errors.Is(err, errUsage) {
+			t.Errorf("validate %v: error %v, want a usage error (exit code 2)", args, err)
+		}
+	}
+}

@@ -1,0 +1,517 @@
+package response
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/packet"
+)
+
+// ErrOutOfTolerance is returned (wrapped) by callers that turn a failed validation into an
+// error, such as `tcpfluid validate`, which exits with code 1 on it.
+var ErrOutOfTolerance = errors.New("fluid and packet engines disagree beyond tolerance")
+
+// ValidationForm is the fluid form every validation runs: FormHybridRecovery holds the
+// window still for one round trip after each loss event, as a packet sender's does while
+// fast recovery repairs the loss, so the two engines model the same cycle.
+const ValidationForm = model.FormHybridRecovery
+
+// Scenario tolerances: the largest relative difference between the engines that Validate
+// accepts. Where the engines model the same thing they agree far inside them: one Reno
+// flow on seed 000's dumbbell through an overflow and back (response tests) differs by
+// 0.06% in mean window, 0.04% in throughput and 0.2% in mean queue. What the tolerances
+// are meant to catch is what the fluid laws leave out: a packet sender's retransmission
+// timeouts (after slow start overshoots a buffer, or when several losses share a Reno
+// window), whole packets, and start-up transients that dominate short runs. validate
+// prints the timeouts it saw as notes.
+const (
+	// TolThroughput bounds mean_throughput_bps. Whole packets alone cost a packet sender
+	// half a packet per round (⌊W⌋ of W), 4% at W = 12; 10% leaves room for that and for
+	// the fluid's smoother start-up, no more.
+	TolThroughput = 0.10
+	// TolCwnd bounds mean_cwnd_pkts: the window is throughput × RTT, and the RTT includes
+	// the queue, so it carries the throughput's difference and the queue's.
+	TolCwnd = 0.10
+	// TolLossEvents bounds loss_events: the fluid's synchronized drop-tail rule gives one
+	// loss event per overflow and per flow, a packet sender one fast retransmit per window
+	// with losses, and one more event for a timeout; 25% lets one event in four differ.
+	TolLossEvents = 0.25
+	// TolQueue bounds mean_queue_pkts of congested links (overflowed in either engine, or
+	// at least 90% busy). Both queues move between the same bounds, but a queue's mean is
+	// the difference of two large rates integrated, and moves most when the flows' timing
+	// differs; relative to at least one packet.
+	TolQueue = 0.20
+	// TolUtilisation bounds the utilisation of every link: with the same capacity and
+	// offered load, busy time differs only by idle periods, which only timeouts and
+	// start-up create; 3% is about one idle round trip in 30.
+	TolUtilisation = 0.03
+	// TolJain bounds Jain's index over the flows' mean throughputs (more than one flow):
+	// 5% is the index's change when two equal flows split 60/40.
+	TolJain = 0.05
+)
+
+// Point tolerances, ValidatePoint's: the issue's (periodic 3%, random 5%) for both the
+// mean window and the throughput.
+const (
+	// TolPointPeriodic bounds a point under periodic loss. The sawtooth is deterministic;
+	// the engines' mean windows differ by whole-packet effects (a packet sender's window
+	// moves in per-ACK steps over rounds of ⌊W⌋ packets, and each cycle retransmits one of
+	// its 1/p packets) of a fraction of a packet, below 3% once W̄ > 15.
+	TolPointPeriodic = 0.03
+	// TolPointRandom bounds a point under random loss. Both engines see the same loss
+	// sequence (common random numbers), and each metric carries the paired 95% interval
+	// of the difference, which the tests keep below half the tolerance.
+	TolPointRandom = 0.05
+)
+
+// Metric is one quantity measured in both engines. RelErr = |Fluid − Packet| /
+// max(|Packet|, scale): the packet engine is the reference (it is checked against ns-2),
+// and for quantities that can be near zero (queues, loss counts) a scale of one packet or
+// one event keeps a difference of a fraction of a packet from counting as a large error.
+type Metric struct {
+	Metric    string  `json:"metric"`
+	Flow      *int    `json:"flow,omitempty"`
+	Link      string  `json:"link,omitempty"`
+	Fluid     float64 `json:"fluid"`
+	Packet    float64 `json:"packet"`
+	RelErr    float64 `json:"rel_err"`
+	Tolerance float64 `json:"tolerance"`
+	OK        bool    `json:"ok"`
+	// CI95 is the half width of the 95% confidence interval of RelErr when the metric is
+	// statistical (random loss): paired batch means of the two engines.
+	CI95 *float64 `json:"ci95,omitempty"`
+}
+
+// Validation is the side-by-side comparison of the engines; its JSON is
+// `tcpfluid validate --format json`.
+type Validation struct {
+	Scenario string     `json:"scenario,omitempty"`
+	Point    *PointSpec `json:"point,omitempty"`
+	Form     string     `json:"form"`
+	DropRule string     `json:"drop_rule,omitempty"`
+	Seed     uint64     `json:"seed"`
+	Metrics  []Metric   `json:"metrics"`
+	OK       bool       `json:"ok"`
+	// Notes say what the engines did that the metrics alone do not show, such as packet
+	// senders' retransmission timeouts, which the fluid laws do not model.
+	Notes []string `json:"notes,omitempty"`
+	// Fluid and Packet are the engines' results (for a point: over the whole run,
+	// warm-up included).
+	Fluid  *model.Result `json:"-"`
+	Packet *model.Result `json:"-"`
+}
+
+// Failed lists the metrics out of tolerance.
+func (v *Validation) Failed() []Metric {
+	var out []Metric
+	for _, m := range v.Metrics {
+		if !m.OK {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// add appends a metric and updates the verdict.
+func (v *Validation) add(m Metric) {
+	v.Metrics = append(v.Metrics, m)
+	v.OK = v.OK && m.OK
+}
+
+// compare builds a metric from the two values with the packet value as the reference and
+// scale as the smallest denominator.
+func compare(name string, fluid, pkt, scale, tol float64) Metric {
+	den := math.Max(math.Abs(pkt), scale)
+	e := 0.0
+	if den > 0 {
+		e = math.Abs(fluid-pkt) / den
+	} else if fluid != pkt {
+		e = math.Inf(1)
+	}
+	if math.IsInf(e, 0) || math.IsNaN(e) {
+		// Only a zero reference without a scale gets here; report the absolute difference
+		// as the error rather than an infinity JSON cannot carry.
+		e = math.Abs(fluid - pkt)
+	}
+	return Metric{Metric: name, Fluid: fluid, Packet: pkt, RelErr: e, Tolerance: tol, OK: e <= tol}
+}
+
+// Validate runs a validated scenario in both engines with the same seed (the fluid in
+// ValidationForm) and compares, per flow, the mean window, the mean throughput and the
+// loss events; per congested link the mean queue, and per link the utilisation; and
+// Jain's index over the flows when there are several. Tolerances are the Tol* constants.
+// The Validation's OK is false when any metric is out of tolerance; the error is for runs
+// that failed.
+func Validate(ctx context.Context, sc *model.Scenario, seed uint64) (*Validation, error) {
+	fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, Form: ValidationForm})
+	if err != nil {
+		return nil, fmt.Errorf("fluid engine: %w", err)
+	}
+	pk, err := packet.Run(ctx, sc, packet.Settings{Seed: seed})
+	if err != nil {
+		return nil, fmt.Errorf("packet engine: %w", err)
+	}
+	v := &Validation{Scenario: sc.Name, Form: ValidationForm, DropRule: string(fl.DropRule), Seed: seed, OK: true, Fluid: fl, Packet: pk}
+	var fx, px []float64
+	for i := range sc.Flows {
+		f, p := fl.Flows[i], pk.Flows[i]
+		for _, m := range []Metric{
+			compare("mean_cwnd_pkts", f.MeanCwndPkts, p.MeanCwndPkts, 1, TolCwnd),
+			compare("mean_throughput_bps", f.MeanThroughputBps, p.MeanThroughputBps, 0, TolThroughput),
+			compare("loss_events", float64(f.LossEvents), float64(p.LossEvents), 1, TolLossEvents),
+		} {
+			m.Flow = &i
+			v.add(m)
+		}
+		fx = append(fx, f.MeanThroughputBps)
+		px = append(px, p.MeanThroughputBps)
+	}
+	for i, l := range sc.Links {
+		f, p := fl.Links[i], pk.Links[i]
+		if congested(f) || congested(p) {
+			m := compare("mean_queue_pkts", f.MeanQueuePkts, p.MeanQueuePkts, 1, TolQueue)
+			m.Link = l.Name
+			v.add(m)
+		}
+		m := compare("utilisation", f.Utilisation, p.Utilisation, 0, TolUtilisation)
+		m.Link = l.Name
+		v.add(m)
+	}
+	if len(sc.Flows) > 1 {
+		v.add(compare("jain", Jain(fx), Jain(px), 0, TolJain))
+	}
+	for i, f := range sc.Flows {
+		if n := pk.Flows[i].Timeouts; n > 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("flow %d (%s): the packet sender timed out %d time(s) in %d loss events; the fluid laws have no timeouts",
+				i, f.Name, n, pk.Flows[i].LossEvents))
+		}
+		if f.HeaderBytes > 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("flow %d (%s): %g header bytes per packet on the wire in the packet engine; the fluid engine sends MSS-byte packets",
+				i, f.Name, f.HeaderBytes))
+		}
+	}
+	return v, nil
+}
+
+// congested reports whether a link overflowed or was at least 90% busy.
+func congested(l model.LinkResult) bool { return l.DroppedPkts > 0 || l.Utilisation >= 0.9 }
+
+// PointSpec is one response point: one long-lived flow alone on an uncongested path of
+// round-trip time RTTS whose only loss is the loss process.
+type PointSpec struct {
+	Algorithm string             `json:"algorithm"`
+	Params    map[string]float64 `json:"params,omitempty"`
+	LossModel string             `json:"loss_model"` // periodic or random
+	P         float64            `json:"p"`          // loss rate per packet
+	RTTS      float64            `json:"rtt_s"`      // default 0.1 s
+	MSSBytes  float64            `json:"mss_bytes"`  // default 1460 bytes
+	Seed      uint64             `json:"seed"`
+	// WarmupLosses loss events of the packet engine are discarded; default 20.
+	WarmupLosses int `json:"warmup_losses"`
+	// Losses are the packet engine's measured loss events; defaults: periodic 20 (the
+	// sawtooth is deterministic), random 400.
+	Losses int `json:"losses"`
+	// StartCwndPkts is the window both engines start from in congestion avoidance, set by
+	// ValidatePoint from a fluid pre-run (see startWindow).
+	StartCwndPkts float64 `json:"start_cwnd_pkts"`
+	// Batches are the batch means of the paired confidence interval (random loss only);
+	// default 10.
+	Batches int `json:"batches"`
+}
+
+func (s *PointSpec) defaults() error {
+	if _, err := model.New(s.Algorithm); err != nil {
+		return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
+	}
+	switch s.LossModel {
+	case "":
+		s.LossModel = "periodic"
+	case "periodic", "random":
+	default:
+		return fmt.Errorf("%w: loss model %q, want periodic or random", ErrSettings, s.LossModel)
+	}
+	if !(s.P > 0 && s.P < 1) {
+		return fmt.Errorf("%w: loss rate p = %v, want 0 < p < 1", ErrSettings, s.P)
+	}
+	if err := checkRTT(&s.RTTS); err != nil {
+		return err
+	}
+	if err := checkMSS(&s.MSSBytes); err != nil {
+		return err
+	}
+	if s.WarmupLosses == 0 {
+		s.WarmupLosses = 20
+	}
+	if s.Losses == 0 {
+		s.Losses = map[string]int{"periodic": 20, "random": 400}[s.LossModel]
+	}
+	if s.Batches == 0 {
+		s.Batches = 10
+	}
+	if s.LossModel == "periodic" {
+		s.Batches = 1 // deterministic: no confidence interval
+	}
+	if s.WarmupLosses < 0 || s.Losses < 1 || (s.LossModel == "random" && (s.Batches < 2 || s.Losses < s.Batches)) {
+		return fmt.Errorf("%w: warm-up %d, losses %d, batches %d: want warm-up >= 0, losses >= 1, and for random loss batches >= 2 and losses >= batches",
+			ErrSettings, s.WarmupLosses, s.Losses, s.Batches)
+	}
+	return nil
+}
+
+// ValidatePoint runs one response point in both engines and compares the mean window
+// and the mean throughput over the same stretch of losses. The packet engine runs
+// WarmupLosses + Losses loss events; its measurement runs from the loss that ends the
+// warm-up to the last, and the fluid's (ValidationForm) over the loss events nearest to
+// the same delivered-packet counts. Under random loss both engines draw from the seed's
+// common stream (packet.Settings documents it), so each sees its losses after the same
+// numbers of packets, and RelErr carries a paired 95% confidence interval from Batches
+// batch means. Tolerances: TolPointPeriodic, TolPointRandom.
+func ValidatePoint(ctx context.Context, spec PointSpec) (*Validation, error) {
+	if err := spec.defaults(); err != nil {
+		return nil, err
+	}
+	sc, err := uncongested(spec.Algorithm, spec.Params, spec.RTTS, spec.MSSBytes)
+	if err != nil {
+		return nil, err
+	}
+	sc.Links[0].Loss, sc.Links[0].LossP = model.LossModel(spec.LossModel), spec.P
+	total := spec.WarmupLosses + spec.Losses
+	// The duration only bounds the runs, which end at their loss counts: one loss per 1/p
+	// packets at no less than one packet per RTT, with room for timeouts.
+	sc.DurationS = float64(2*total+2*startLosses) * spec.RTTS / spec.P * 4
+	if spec.StartCwndPkts, err = startWindow(ctx, sc, spec.Seed); err != nil {
+		return nil, err
+	}
+	sc.Flows[0].InitialCwnd, sc.Flows[0].InitialSsthresh = spec.StartCwndPkts, spec.StartCwndPkts
+	pk, err := packet.Run(ctx, sc, packet.Settings{Seed: spec.Seed, StopAfterLosses: total + 1, RecordLosses: true})
+	if err != nil {
+		return nil, fmt.Errorf("packet engine: %w", err)
+	}
+	if len(pk.Losses) < total+1 {
+		return nil, fmt.Errorf("%w: packet engine: %s at p = %g: %d loss events in %g s, want %d", model.ErrEngine, spec.Algorithm, spec.P, len(pk.Losses), pk.DurationS, total+1)
+	}
+	// The fluid merges losses inside one recovery and never times out: it needs at most
+	// as many loss events as the packet engine to deliver as much, and the margin covers
+	// the rest.
+	fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: spec.Seed, Form: ValidationForm,
+		StopAfterLosses: 2*total + 10, RecordLosses: true})
+	if err != nil {
+		return nil, fmt.Errorf("fluid engine: %w", err)
+	}
+	pb := make([]int, spec.Batches+1) // packet loss records delimiting the batches
+	fb := make([]int, spec.Batches+1) // the fluid's nearest in delivered packets
+	for b := range pb {
+		pb[b] = spec.WarmupLosses + b*spec.Losses/spec.Batches
+		fb[b] = nearestDelivered(fl.Losses, pk.Losses[pb[b]].DeliveredPkts)
+		if fb[b] < 0 {
+			return nil, fmt.Errorf("%w: fluid engine: %s at p = %g delivered %g packets in %d loss events, want %g to match the packet engine",
+				model.ErrEngine, spec.Algorithm, spec.P, fl.Flows[0].DeliveredPkts, len(fl.Losses), pk.Losses[pb[b]].DeliveredPkts)
+		}
+	}
+	last := spec.Batches
+	fw, fr := stretch(fl.Losses[fb[0]], fl.Losses[fb[last]], spec.MSSBytes)
+	pw, pr := stretch(pk.Losses[pb[0]], pk.Losses[pb[last]], spec.MSSBytes)
+	tol := TolPointPeriodic
+	if spec.LossModel == "random" {
+		tol = TolPointRandom
+	}
+	v := &Validation{Point: &spec, Form: ValidationForm, Seed: spec.Seed, OK: true, Fluid: fl, Packet: pk}
+	if n := pk.Flows[0].Timeouts; n > 0 {
+		v.Notes = append(v.Notes, fmt.Sprintf("the packet sender timed out %d time(s) in %d loss events; the fluid laws have no timeouts",
+			n, pk.Flows[0].LossEvents))
+	}
+	cwnd := compare("mean_cwnd_pkts", fw, pw, 0, tol)
+	thr := compare("mean_throughput_bps", fr, pr, 0, tol)
+	if spec.LossModel == "random" {
+		// Paired batch means of the relative differences: the batches span the same losses
+		// in both engines, so their errors cancel in the difference.
+		dw, dr := make([]float64, spec.Batches), make([]float64, spec.Batches)
+		for b := range dw {
+			fbw, fbr := stretch(fl.Losses[fb[b]], fl.Losses[fb[b+1]], spec.MSSBytes)
+			pbw, pbr := stretch(pk.Losses[pb[b]], pk.Losses[pb[b+1]], spec.MSSBytes)
+			dw[b], dr[b] = (fbw-pbw)/pw, (fbr-pbr)/pr
+		}
+		cw, cr := ci95(dw), ci95(dr)
+		cwnd.CI95, thr.CI95 = &cw, &cr
+	}
+	v.add(cwnd)
+	v.add(thr)
+	return v, nil
+}
+
+// startLosses is the length of the fluid pre-run that finds a point's starting window.
+const startLosses = 60
+
+// startWindow is the fluid's mean window over the second half of a pre-run of startLosses
+// loss events from slow start, packets: the window both engines of a point start from,
+// in congestion avoidance, so that their warm-up is short. MIMD and CUBIC sawtooths
+// approach their cycle by a factor of 1 − b or less per loss, so from slow start's overshoot
+// (10^5 packets at p = 10^-6) they would need a hundred losses or more; from the fluid's
+// mean they are within a few percent at once.
+func startWindow(ctx context.Context, sc *model.Scenario, seed uint64) (float64, error) {
+	fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, Form: ValidationForm, StopAfterLosses: startLosses, RecordLosses: true})
+	if err != nil {
+		return 0, fmt.Errorf("fluid engine: %w", err)
+	}
+	if len(fl.Losses) < startLosses {
+		return 0, fmt.Errorf("%w: fluid engine: %d loss events in %g s, want %d", model.ErrEngine, len(fl.Losses), fl.DurationS, startLosses)
+	}
+	w, _ := stretch(fl.Losses[startLosses/2], fl.Losses[startLosses-1], 1)
+	return math.Max(w, 1), nil
+}
+
+// stretch is the mean window (packets) and throughput (bit/s) between two loss records.
+func stretch(a, b model.LossRecord, mssBytes float64) (cwnd, bps float64) {
+	dt := b.TS - a.TS
+	if !(dt > 0) {
+		return 0, 0
+	}
+	return (b.CwndTimePktS - a.CwndTimePktS) / dt, (b.DeliveredPkts - a.DeliveredPkts) * mssBytes * 8 / dt
+}
+
+// nearestDelivered is the index of flow 0's loss record whose delivered count is nearest
+// to d, or -1 when the records end before d.
+func nearestDelivered(ls []model.LossRecord, d float64) int {
+	best := -1
+	for i, l := range ls {
+		if l.Flow != 0 {
+			continue
+		}
+		if best < 0 || math.Abs(l.DeliveredPkts-d) < math.Abs(ls[best].DeliveredPkts-d) {
+			best = i
+		}
+		if l.DeliveredPkts > d {
+			return best
+		}
+	}
+	return -1
+}
+
+// ci95 is the half width of the 95% confidence interval of the mean of xs (Student t).
+func ci95(xs []float64) float64 {
+	_, sd := stat.MeanStdDev(xs, nil)
+	n := float64(len(xs))
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
+}
+
+// Seed003Table3 is Table 3 of seed 003 (REFERENCE.md, "Seed 003"), in the paper's order:
+// TCP packets dropped at the bottleneck, TCP packets received ("sent", which counts the
+// SYN) and mean throughput (unique data × 8 / 9 s, bit/s).
+var Seed003Table3 = []Table3Row{
+	{Algorithm: "tahoe", Table: Table3Numbers{DroppedPkts: 28, DeliveredPkts: 1418, GoodputBps: 649.64e3}},
+	{Algorithm: "reno", Table: Table3Numbers{DroppedPkts: 29, DeliveredPkts: 1419, GoodputBps: 637.38e3}},
+	{Algorithm: "newreno", Table: Table3Numbers{DroppedPkts: 30, DeliveredPkts: 1462, GoodputBps: 659.95e3}},
+	{Algorithm: "vegas", Table: Table3Numbers{DroppedPkts: 0, DeliveredPkts: 1475, GoodputBps: 723.24e3}},
+}
+
+// Seed003Ranking is Table 3's throughput ranking, highest first.
+var Seed003Ranking = []string{"vegas", "newreno", "tahoe", "reno"}
+
+// TolTable3 bounds the packet engine's delivered packets and goodput against Table 3
+// (the issue's 10%). Drops are not held to it: ns-2.35 itself, with both CBR starts
+// moved by 0–19 ms, drops 19–31 packets with Reno (packet/testdata/seed003_ns2.json).
+const TolTable3 = 0.10
+
+// Table3Numbers are one engine's (or the paper's) three numbers of Table 3.
+type Table3Numbers struct {
+	DroppedPkts   float64 `json:"dropped_pkts"`   // TCP packets dropped at the bottleneck n3-n4
+	DeliveredPkts float64 `json:"delivered_pkts"` // TCP packets received, copies included ("sent")
+	GoodputBps    float64 `json:"goodput_bps"`    // unique data bits delivered / active time ("throughput")
+}
+
+// Table3Row is one algorithm of Table 3 with both engines.
+type Table3Row struct {
+	Algorithm string        `json:"algorithm"`
+	Table     Table3Numbers `json:"table3"`
+	Fluid     Table3Numbers `json:"fluid"`
+	Packet    Table3Numbers `json:"packet"`
+	// OK: the packet engine's delivered packets and goodput are within TolTable3 of the
+	// table, and a table row without drops (Vegas) has none.
+	OK bool `json:"ok"`
+}
+
+// Table3Report is seed 003's experiment in both engines; its JSON is
+// `tcpfluid validate --table3 --format json`.
+type Table3Report struct {
+	Scenario  string      `json:"scenario"`
+	Form      string      `json:"form"`
+	Seed      uint64      `json:"seed"`
+	Tolerance float64     `json:"tolerance"`
+	Rows      []Table3Row `json:"rows"`
+	// RankingOK: the packet engine ranks the algorithms' goodput as Table 3 does.
+	RankingOK bool `json:"ranking_ok"`
+	OK        bool `json:"ok"`
+}
+
+// Seed003Scenario is the seed003-dumbbell builtin with every flow running algo as
+// ns-2.35's agent of that name runs it: Tahoe, Reno and NewReno with the builtin's 40-byte
+// headers; Vegas (Agent/TCP/Vegas) with bare 552-byte segments, its output() adding no
+// header, and ns-default.tcl's v_alpha_ 1, v_beta_ 3, v_gamma_ 1 packets.
+func Seed003Scenario(algo string) (*model.Scenario, error) {
+	sc, err := model.Builtin("seed003-dumbbell")
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.SetAlgorithm(algo); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	if algo == "vegas" {
+		for i := range sc.Flows {
+			sc.Flows[i].HeaderBytes = 0
+			sc.Flows[i].Params = map[string]float64{"alpha": 1, "beta": 3, "gamma": 1}
+		}
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	return sc, nil
+}
+
+// Seed003Experiment runs seed 003's four algorithms (Seed003Scenario) in both engines
+// (the fluid in ValidationForm) and sets each row beside Table 3. Drops are counted at the
+// bottleneck: the flow's drops less those on n0-n3, which only the flow crosses.
+func Seed003Experiment(ctx context.Context, seed uint64) (*Table3Report, error) {
+	rep := &Table3Report{Scenario: "seed003-dumbbell", Form: ValidationForm, Seed: seed, Tolerance: TolTable3, OK: true}
+	goodput := map[string]float64{}
+	for _, row := range Seed003Table3 {
+		sc, err := Seed003Scenario(row.Algorithm)
+		if err != nil {
+			return nil, err
+		}
+		fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, Form: ValidationForm})
+		if err != nil {
+			return nil, fmt.Errorf("%s: fluid engine: %w", row.Algorithm, err)
+		}
+		pk, err := packet.Run(ctx, sc, packet.Settings{Seed: seed})
+		if err != nil {
+			return nil, fmt.Errorf("%s: packet engine: %w", row.Algorithm, err)
+		}
+		row.Fluid, row.Packet = table3Numbers(sc, fl), table3Numbers(sc, pk)
+		t, p := row.Table, row.Packet
+		row.OK = math.Abs(p.DeliveredPkts-t.DeliveredPkts) <= TolTable3*t.DeliveredPkts &&
+			math.Abs(p.GoodputBps-t.GoodputBps) <= TolTable3*t.GoodputBps &&
+			(t.DroppedPkts > 0 || p.DroppedPkts == 0)
+		rep.OK = rep.OK && row.OK
+		goodput[row.Algorithm] = p.GoodputBps
+		rep.Rows = append(rep.Rows, row)
+	}
+	rep.RankingOK = true
+	for i := 1; i < len(Seed003Ranking); i++ {
+		rep.RankingOK = rep.RankingOK && goodput[Seed003Ranking[i-1]] > goodput[Seed003Ranking[i]]
+	}
+	rep.OK = rep.OK && rep.RankingOK
+	return rep, nil
+}
+
+// table3Numbers reads Table 3's numbers of seed003-dumbbell's flow tcp0 from a result.
+func table3Numbers(sc *model.Scenario, r *model.Result) Table3Numbers {
+	f := r.Flows[0]
+	access := r.Links[sc.LinkIndex("n0-n3")].DroppedPkts
+	return Table3Numbers{DroppedPkts: math.Max(f.DroppedPkts-access, 0), DeliveredPkts: f.DeliveredPkts, GoodputBps: f.GoodputBps}
+}

@@ -1,0 +1,379 @@
+package response
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// pointCase is one response point of the issue's check: one flow under a loss process,
+// fluid (hybrid-recovery form) against packets. Run lengths are loss events of the packet
+// engine after the common start window; seed 1 throughout.
+type pointCase struct {
+	algo, loss     string
+	p              float64
+	warmup, losses int
+}
+
+func (c pointCase) String() string { return fmt.Sprintf("%s/%s/%g", c.algo, c.loss, c.p) }
+
+func runPoint(t *testing.T, c pointCase) *Validation {
+	t.Helper()
+	v, err := ValidatePoint(context.Background(), PointSpec{Algorithm: c.algo, LossModel: c.loss, P: c.p, Seed: 1,
+		WarmupLosses: c.warmup, Losses: c.losses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func metric(t *testing.T, v *Validation, name string) Metric {
+	t.Helper()
+	for _, m := range v.Metrics {
+		if m.Metric == name {
+			return m
+		}
+	}
+	t.Fatalf("no metric %s in %+v", name, v.Metrics)
+	return Metric{}
+}
+
+func ci(m Metric) float64 {
+	if m.CI95 == nil {
+		return 0
+	}
+	return *m.CI95
+}
+
+// checkPoint holds a point to its tolerance (TolPointPeriodic, TolPointRandom), with two
+// stated exceptions at p = 1e-2, where W̄ is 11 to 16 packets:
+//
+//   - whole packets: a packet sender's window moves in per-ACK steps over rounds of ⌊W⌋
+//     packets, and each cycle of 1/p packets spends one on a retransmission; the engines'
+//     mean windows then differ by a fraction of a packet whatever W̄ is (0.4 packets at
+//     p = 1e-2 and 1e-5 for Reno, 0.8 at 1e-3), which is 3.5% of W̄ = 11. The check is
+//     one packet there. The throughput of a packet sender is ⌊W⌋ per round, on average
+//     (W̄ − ½)/RTT, which the fluid's W̄/RTT exceeds by 1/(2W̄) more (4.5% at W̄ = 11):
+//     fluid/packet throughput must be W̄_fluid/(W̄_packet − ½) within 1.5%.
+//   - random loss: where several losses fall in one window a Reno sender's fast recovery
+//     ends at the first partial ACK and the rest wait for the timer, while the fluid law,
+//     like NewReno, takes one reduction per window; at p = 1e-2 that costs the packet
+//     sender 11%, so the case is marked renoTimeouts and checked against a NewReno sender.
+//
+// Random points must also be measured sharply: the paired 95% interval of the relative
+// difference must be below half the tolerance, or the agreement would prove little.
+func checkPoint(t *testing.T, c pointCase, v *Validation) {
+	t.Helper()
+	w, thr := metric(t, v, "mean_cwnd_pkts"), metric(t, v, "mean_throughput_bps")
+	t.Logf("%v: W̄ fluid %.2f packet %.2f (%+.2f%% ± %.2f%%), throughput %+.2f%% ± %.2f%%, start %.1f packets, %d+%d losses %v",
+		c, w.Fluid, w.Packet, 100*(w.Fluid/w.Packet-1), 100*ci(w), 100*(thr.Fluid/thr.Packet-1), 100*ci(thr),
+		v.Point.StartCwndPkts, v.Point.WarmupLosses, v.Point.Losses, v.Notes)
+	tol := TolPointPeriodic
+	if c.loss == "random" {
+		tol = TolPointRandom
+		if ci(w) > tol/2 || ci(thr) > tol/2 {
+			t.Errorf("%v: paired 95%% intervals ±%.2f%% (window), ±%.2f%% (throughput), want below %.1f%%: run more losses", c, 100*ci(w), 100*ci(thr), 100*tol/2)
+		}
+	}
+	if w.Tolerance != tol || thr.Tolerance != tol {
+		t.Errorf("%v: tolerances %v and %v, want %v", c, w.Tolerance, thr.Tolerance, tol)
+	}
+	if c.p >= 1e-2 {
+		if d := math.Abs(w.Fluid - w.Packet); d > 1+ci(w)*w.Packet {
+			t.Errorf("%v: W̄ fluid %.3f, packet %.3f: differ by %.2f packets, want at most one (whole packets)", c, w.Fluid, w.Packet, d)
+		}
+		want := w.Fluid / (w.Packet - 0.5)
+		if r := thr.Fluid / thr.Packet; math.Abs(r/want-1) > 0.015+ci(thr) {
+			t.Errorf("%v: fluid/packet throughput %.4f, want W̄_fluid/(W̄_packet − ½) = %.4f ± 1.5%%", c, r, want)
+		}
+		return
+	}
+	if !w.OK || !thr.OK {
+		t.Errorf("%v: window %+.2f%%, throughput %+.2f%%, want within %g%%", c, 100*w.RelErr, 100*thr.RelErr, 100*tol)
+	}
+}
+
+// Periodic loss, one packet in 1/p: the sawtooth is deterministic, so 20 losses after 20
+// of warm-up measure it exactly (10 and 10 at p = 1e-5, 5 and 5 at p = 1e-6, where a
+// cycle is 10^5 and 10^6 packets; the start window is the fluid's mean, so the warm-up is
+// short). p = 1e-6 runs Reno only, to keep the test short: `tcpfluid validate --algo A
+// --p 1e-6` gives the other algorithms within 1% (see the package's validate report).
+func TestValidatePointsPeriodic(t *testing.T) {
+	var cases []pointCase
+	for _, a := range []string{"reno", "newreno", "scalable", "highspeed", "cubic"} {
+		for _, p := range []float64{1e-2, 1e-3, 1e-4} {
+			cases = append(cases, pointCase{a, "periodic", p, 20, 20})
+		}
+		cases = append(cases, pointCase{a, "periodic", 1e-5, 10, 10})
+	}
+	cases = append(cases, pointCase{"reno", "periodic", 1e-6, 5, 5})
+	for _, c := range cases {
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel()
+			checkPoint(t, c, runPoint(t, c))
+		})
+	}
+}
+
+// Random (Bernoulli) loss: the engines draw the same loss sequence (common random numbers,
+// packet.Settings), so a thousand losses at p = 1e-2 and 1e-3 and 300 at 1e-4 (Scalable:
+// 1000) measure their difference to ±2.5% or better (the intervals are checked). Reno at p = 1e-2 times
+// out where several losses share a window; the fluid law, which takes one reduction per
+// window, must agree with a NewReno sender instead, and exceed the Reno sender by more
+// than the tolerance, with timeouts in at least 5% of its loss events.
+func TestValidatePointsRandom(t *testing.T) {
+	var cases []pointCase
+	for _, a := range []string{"reno", "newreno", "scalable", "highspeed", "cubic"} {
+		cases = append(cases, pointCase{a, "random", 1e-2, 20, 1000}, pointCase{a, "random", 1e-3, 20, 1000},
+			pointCase{a, "random", 1e-4, 20, 300})
+		if a == "scalable" {
+			// MIMD remembers a timeout for ln 2/a = 70 round trips: batches vary more.
+			cases[len(cases)-1].losses = 1000
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel()
+			v := runPoint(t, c)
+			if c.algo == "reno" && c.p == 1e-2 {
+				w := metric(t, v, "mean_cwnd_pkts")
+				f := v.Packet.Flows[0]
+				t.Logf("%v: W̄ fluid %.2f packet %.2f (%+.2f%%), %d timeouts in %d loss events", c, w.Fluid, w.Packet, 100*(w.Fluid/w.Packet-1), f.Timeouts, f.LossEvents)
+				if w.OK || w.Fluid < w.Packet {
+					t.Errorf("%v: W̄ fluid %.2f, packet %.2f: want the packet Reno sender below by more than %g%%", c, w.Fluid, w.Packet, 100*TolPointRandom)
+				}
+				if float64(f.Timeouts) < 0.05*float64(f.LossEvents) {
+					t.Errorf("%v: %d timeouts in %d loss events, want at least 5%%", c, f.Timeouts, f.LossEvents)
+				}
+				c.algo = "newreno"
+				v = runPoint(t, c)
+			}
+			checkPoint(t, c, v)
+		})
+	}
+}
+
+// Common random numbers: under random loss both engines lose the packets that follow the
+// same Exp(1) draws, so a loss event of one engine has one of the other within a window's
+// worth of delivered packets (the packet sender learns of a loss one round trip after it;
+// a few merge differently into recoveries). Independent draws would match about 2·W̄·p of
+// them, 8% at p = 1e-3; at least 90% must match.
+func TestValidatePointCommonLosses(t *testing.T) {
+	v := runPoint(t, pointCase{"newreno", "random", 1e-3, 20, 100})
+	fl, pk := v.Fluid.Losses, v.Packet.Losses
+	matched := 0
+	for _, f := range fl[:100] {
+		k := nearestDelivered(pk, f.DeliveredPkts)
+		if k >= 0 && math.Abs(pk[k].DeliveredPkts-f.DeliveredPkts) <= math.Max(f.CwndPkts, pk[k].CwndPkts) {
+			matched++
+		}
+	}
+	t.Logf("%d of 100 fluid loss events have a packet loss event within a window", matched)
+	if matched < 90 {
+		t.Errorf("%d of 100 fluid loss events matched, want at least 90 (common random numbers)", matched)
+	}
+}
+
+// One Reno flow, drop-tail, buffer 1 BDP (seed 000's dumbbell): the sawtooth between 2 BDP
+// and 1 BDP never empties the buffer, so utilisation must be at least 99% in both
+// engines, and the engines must agree within every tolerance. The flow starts in
+// congestion avoidance high in its sawtooth (1.8 BDP), so that 300 s cover an overflow,
+// the halving and the climb back without slow start's overshoot, which costs a packet
+// Reno sender (ns-2.35's too) a timeout: over the builtin's own 100 s from one packet the
+// packet engine's utilisation is 93%. A Reno overflow that drops two packets in one window
+// also ends in a timeout (packet/doc.go, with ns-2.35's evidence), as it does from 1.9
+// BDP; NewReno repairs both, so it is checked from there.
+func TestValidateSeed000Utilisation(t *testing.T) {
+	for _, c := range []struct {
+		algo string
+		w0   float64 // start window and ssthresh, BDPs of the bottleneck
+	}{{"reno", 1.8}, {"newreno", 1.9}} {
+		t.Run(c.algo, func(t *testing.T) {
+			t.Parallel()
+			sc, err := model.Builtin("seed000-dumbbell")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sc.SetAlgorithm(c.algo); err != nil {
+				t.Fatal(err)
+			}
+			bdp := sc.Links[sc.LinkIndex("bottleneck")].BufferPkts
+			sc.DurationS = 300
+			sc.Flows[0].InitialCwnd, sc.Flows[0].InitialSsthresh = c.w0*bdp, c.w0*bdp
+			v, err := Validate(context.Background(), sc, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range v.Metrics {
+				t.Logf("%-20s %-10s fluid %12.6g packet %12.6g rel err %.4f%%", m.Metric, m.Link, m.Fluid, m.Packet, 100*m.RelErr)
+			}
+			u := metric(t, v, "utilisation") // the first link's; the bottleneck's below
+			for _, m := range v.Metrics {
+				if m.Metric == "utilisation" && m.Link == "bottleneck" {
+					u = m
+				}
+			}
+			if u.Fluid < 0.99 || u.Packet < 0.99 {
+				t.Errorf("%s: bottleneck utilisation fluid %.4f, packet %.4f, want >= 0.99", c.algo, u.Fluid, u.Packet)
+			}
+			if n := v.Packet.Flows[0].LossEvents; n != 1 {
+				t.Errorf("%s: %d packet loss events, want the one overflow", c.algo, n)
+			}
+			if !v.OK {
+				t.Errorf("%s: metrics out of tolerance: %+v", c.algo, v.Failed())
+			}
+		})
+	}
+}
+
+// Seed 003 in the packet engine against Table 3 (REFERENCE.md): delivered packets and
+// goodput within 10%, no drops for Vegas, and the table's throughput ranking.
+func TestSeed003Experiment(t *testing.T) {
+	rep, err := Seed003Experiment(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(rep.Rows))
+	}
+	for i, r := range rep.Rows {
+		t.Logf("%-7s dropped %2.0f / fluid %5.1f / packet %2.0f   sent %4.0f / %6.1f / %4.0f   kb/s %.2f / %.2f / %.2f",
+			r.Algorithm, r.Table.DroppedPkts, r.Fluid.DroppedPkts, r.Packet.DroppedPkts, r.Table.DeliveredPkts, r.Fluid.DeliveredPkts,
+			r.Packet.DeliveredPkts, r.Table.GoodputBps/1e3, r.Fluid.GoodputBps/1e3, r.Packet.GoodputBps/1e3)
+		if r.Algorithm != Seed003Table3[i].Algorithm {
+			t.Errorf("row %d is %s, want Table 3's order (%s)", i, r.Algorithm, Seed003Table3[i].Algorithm)
+		}
+		for _, m := range []struct {
+			name      string
+			got, want float64
+		}{{"delivered_pkts", r.Packet.DeliveredPkts, r.Table.DeliveredPkts}, {"goodput_bps", r.Packet.GoodputBps, r.Table.GoodputBps}} {
+			if math.Abs(m.got/m.want-1) > TolTable3 {
+				t.Errorf("%s: packet %s %.6g, Table 3 %.6g, want within 10%%", r.Algorithm, m.name, m.got, m.want)
+			}
+		}
+		if !r.OK {
+			t.Errorf("%s: row not ok", r.Algorithm)
+		}
+	}
+	if v := rep.Rows[3]; v.Packet.DroppedPkts != 0 || v.Fluid.DroppedPkts != 0 {
+		t.Errorf("vegas: dropped %v (packet), %v (fluid), want 0", v.Packet.DroppedPkts, v.Fluid.DroppedPkts)
+	}
+	if !rep.RankingOK || !rep.OK {
+		t.Errorf("ranking ok %v, report ok %v, want both", rep.RankingOK, rep.OK)
+	}
+}
+
+// The JSON shape of `tcpfluid validate --format json` (CLI.md): scenario or point, form,
+// seed, metrics with metric, fluid, packet, rel_err, tolerance and ok; and ok.
+func TestValidationJSON(t *testing.T) {
+	v := runPoint(t, pointCase{"reno", "periodic", 1e-2, 5, 10})
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"point", "form", "seed", "metrics", "ok"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("no %q in %s", k, b)
+		}
+	}
+	if _, ok := got["scenario"]; ok {
+		t.Errorf("a point has a scenario key: %s", b)
+	}
+	ms := got["metrics"].([]any)
+	if len(ms) != 2 {
+		t.Fatalf("%d metrics, want mean_cwnd_pkts and mean_throughput_bps", len(ms))
+	}
+	for _, m := range ms {
+		for _, k := range []string{"metric", "fluid", "packet", "rel_err", "tolerance", "ok"} {
+			if _, ok := m.(map[string]any)[k]; !ok {
+				t.Errorf("metric lacks %q: %v", k, m)
+			}
+		}
+	}
+	if got["form"] != model.FormHybridRecovery {
+		t.Errorf("form %v, want %s", got["form"], model.FormHybridRecovery)
+	}
+}
+
+// The same seed gives the same validation; another seed draws other random losses.
+func TestValidatePointSeeds(t *testing.T) {
+	run := func(seed uint64) string {
+		v, err := ValidatePoint(context.Background(), PointSpec{Algorithm: "cubic", LossModel: "random", P: 1e-2, Seed: seed, Losses: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	a, b, c := run(3), run(3), run(4)
+	if a != b {
+		t.Error("two validations with seed 3 differ")
+	}
+	if a == c {
+		t.Error("seeds 3 and 4 give the same validation")
+	}
+}
+
+func TestValidatePointBadInput(t *testing.T) {
+	for _, s := range []PointSpec{
+		{Algorithm: "nosuch", P: 1e-3},
+		{Algorithm: "reno", P: 0},
+		{Algorithm: "reno", P: 1},
+		{Algorithm: "reno", P: math.NaN()},
+		{Algorithm: "reno", P: 1e-3, LossModel: "droptail"},
+		{Algorithm: "reno", P: 1e-3, RTTS: -1},
+		{Algorithm: "reno", P: 1e-3, LossModel: "random", Losses: 5, Batches: 10},
+		{Algorithm: "reno", P: 1e-3, WarmupLosses: -1},
+	} {
+		if _, err := ValidatePoint(context.Background(), s); !errors.Is(err, ErrSettings) {
+			t.Errorf("%+v: error %v, want ErrSettings", s, err)
+		}
+	}
+}
+
+// compare's relative error: the packet value is the reference, a scale keeps near-zero
+// references (an empty queue) from inflating it, and a zero reference never gives an
+// infinity.
+func TestCompare(t *testing.T) {
+	for _, c := range []struct {
+		fluid, pkt, scale, want float64
+	}{
+		{110, 100, 0, 0.10},
+		{90, 100, 0, 0.10},
+		{0.3, 0.1, 1, 0.2},
+		{0, 0, 0, 0},
+		{2, 0, 0, 2},
+		{5, 0, 1, 5},
+	} {
+		m := compare("x", c.fluid, c.pkt, c.scale, 0.15)
+		if math.Abs(m.RelErr-c.want) > 1e-12 || m.OK != (c.want <= 0.15) {
+			t.Errorf("compare(%v, %v, scale %v) = %v (ok %v), want %v", c.fluid, c.pkt, c.scale, m.RelErr, m.OK, c.want)
+		}
+	}
+}
+
+// A periodic-loss response point in both engines: Reno at p = 1e-3 (W̄ ≈ 37 packets).
+func ExampleValidatePoint() {
+	v, err := ValidatePoint(context.Background(), PointSpec{Algorithm: "reno", LossModel: "periodic", P: 1e-3})
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range v.Metrics {
+		fmt.Printf("%s: fluid %.4g, packet %.4g, within %g%%: %v\n", m.Metric, m.Fluid, m.Packet, 100*m.Tolerance, m.OK)
+	}
+	// Output:
+	// mean_cwnd_pkts: fluid 37.75, packet 36.92, within 3%: true
+	// mean_throughput_bps: fluid 4.405e+06, packet 4.322e+06, within 3%: true
+}
