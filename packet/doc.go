@@ -81,10 +81,11 @@
 // (numdupacks_), limited transmit (singledup_ 1), no burst limit (maxburst_ 0), minimum RTO
 // 0.2 s (minrto_; RFC 6298 says 1 s, set Settings.MinRTOS for it), maximum 60 s (maxrto_),
 // G = 0.01 s (tcpTick_), the receiver window as initial ssthresh (ssthresh_ = window_;
-// here unless the flow sets InitialSsthresh), and the integer window. Not adopted: ns-2 quantizes RTT samples to tcpTick_ (here they are
-// exact); it opens with a 40-byte SYN and a two-packet window (syn_, windowInit_ 2; here the
-// flow's InitialCwnd, default 1, with no handshake); its initial RTO is 3 s (here 1 s, RFC
-// 6298); its Reno truncates ssthresh to whole packets (the laws in model/ do not).
+// here unless the flow sets InitialSsthresh), and the integer window. Not adopted: ns-2
+// quantizes RTT samples to tcpTick_ (here they are exact); it opens with a 40-byte SYN and
+// a two-packet window (syn_, windowInit_ 2; here the flow's InitialCwnd, default 1, with
+// no handshake); its initial RTO is 3 s (here 1 s, RFC 6298); its Reno truncates ssthresh
+// to whole packets (the laws in model/ do not).
 //
 // Header bytes: each flow's model.Flow.HeaderBytes is added to every data segment on the
 // wire (serialization and buffer occupancy in time, not the data counted in throughput and
