@@ -46,6 +46,11 @@ type Watch struct {
 	CwndPkts float64
 }
 
+// RandomStream is the second word of the PCG generator the fluid engine seeds with
+// FluidSettings.Seed; the packet engine draws flow 0's random losses from the same stream,
+// so that both engines can see the same losses (common random numbers).
+const RandomStream = 0x7cf1d
+
 // ErrEngine wraps failures of the fluid engine that are not input errors.
 var ErrEngine = errors.New("fluid engine")
 
@@ -139,7 +144,8 @@ type fluidFlow struct {
 	path       string
 	links      []int // link indices in path order
 	law        FluidLaw
-	mss        float64 // bytes
+	mss        float64 // payload bytes per packet
+	wire       float64 // bytes per packet on the wire: payload and header
 	rwnd       float64 // packets
 	propRTT    float64 // s
 	start      float64
@@ -245,7 +251,7 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 	if set.SampleS < 0 || math.IsNaN(set.SampleS) {
 		return nil, fmt.Errorf("%w: sample interval %v s, want >= 0", ErrScenario, set.SampleS)
 	}
-	sys := &fluidSystem{sc: sc, set: set, rng: rand.New(rand.NewPCG(set.Seed, 0x7cf1d))}
+	sys := &fluidSystem{sc: sc, set: set, rng: rand.New(rand.NewPCG(set.Seed, RandomStream))}
 	linkIdx := make(map[string]int, len(sc.Links))
 	for i, l := range sc.Links {
 		linkIdx[l.Name] = i
@@ -310,7 +316,7 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 			ff := fluidFlow{
 				flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware,
 				name: name, algo: f.Algorithm, path: pathName, links: links, law: law,
-				mss: f.MSSBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
+				mss: f.MSSBytes, wire: f.MSSBytes + f.HeaderBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
 				off: lawOff, nLaw: law.Vars(), cnt: sys.dim, watch: -1, reactAt: math.Inf(1), recheckAt: math.Inf(1),
 				completion: math.NaN(), arrive: make([]float64, len(links)),
 			}
@@ -370,7 +376,7 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 		ref := 0.0
 		for _, f := range sys.flows {
 			if contains(f.links, li) {
-				ref = math.Max(ref, f.mss)
+				ref = math.Max(ref, f.wire)
 			}
 		}
 		for ci, c := range sys.cbr {
@@ -462,7 +468,7 @@ func (s *fluidSystem) evaluate(t float64, y []float64) {
 		f.rtt = rtt
 		f.rate = 0
 		if f.active && s.pathUp(f.links) {
-			f.rate = math.Min(y[f.off+f.sub], f.rwnd) * f.mss / rtt
+			f.rate = math.Min(y[f.off+f.sub], f.rwnd) * f.wire / rtt
 		}
 	}
 	// Arrivals propagate downstream: the first link sees the sending rate, each later link
@@ -604,12 +610,12 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		}
 		c := f.cnt
 		dy[c+cntCwndTime] = x[f.sub]
-		sendPkts := f.rate / f.mss
+		sendPkts := f.rate / f.wire
 		dy[c+cntSent] = sendPkts
 		var random, periodic, overflow float64
 		for k, li := range f.links {
 			l := &s.links[li]
-			aPkts := f.arrive[k] / f.mss
+			aPkts := f.arrive[k] / f.wire
 			switch l.loss {
 			case LossRandom:
 				random += l.lossP * aPkts
@@ -629,7 +635,7 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// Random and periodic losses remove packets but are counted as dropped only at
 		// the located event; the overflow drops are counted continuously.
 		dy[c+cntDropped] = overflow
-		dy[c+cntDelivered] = math.Max(f.deliver/f.mss-random-periodic, 0)
+		dy[c+cntDelivered] = math.Max(f.deliver/f.wire-random-periodic, 0)
 	}
 }
 
