@@ -77,7 +77,7 @@ func TestCLIRunTraceCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if lines[0] != "t_s,flow,link,cwnd_pkts,ssthresh_pkts,rate_bps,rtt_s,queue_pkts,delivered_pkts" {
+	if lines[0] != "t_s,flow,subflow,link,cwnd_pkts,ssthresh_pkts,rate_bps,rtt_s,queue_pkts,delivered_pkts" {
 		t.Errorf("header %q", lines[0])
 	}
 	// 6 sample times × (1 flow + 3 links)

@@ -108,9 +108,9 @@ func runCommand() *cli.Command {
 		Usage: "run one scenario: summary and time series of every flow and queue",
 		Description: "Runs a scenario file or a built-in scenario in the fluid (default) or the packet " +
 			"engine. --format json prints the summary; --format csv prints the time series " +
-			"(columns t_s,flow,link,cwnd_pkts,ssthresh_pkts,rate_bps,rtt_s,queue_pkts: one row " +
-			"per flow per sample with the queue summed over its path, and one row per link per " +
-			"sample with flow = -1).",
+			"(columns t_s,flow,subflow,link,cwnd_pkts,ssthresh_pkts,rate_bps,rtt_s,queue_pkts,delivered_pkts: " +
+			"one row per flow (or MPTCP subflow) per sample with the queue summed over its path and " +
+			"the cumulative delivered packets, and one row per link per sample with flow = -1).",
 		Flags:  flags,
 		Action: runAction,
 	}
@@ -163,10 +163,10 @@ func runAction(c *cli.Context) error {
 
 func writeTraceCSV(w io.Writer, res *model.Result) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"t_s", "flow", "link", "cwnd_pkts", "ssthresh_pkts", "rate_bps", "rtt_s", "queue_pkts", "delivered_pkts"})
+	cw.Write([]string{"t_s", "flow", "subflow", "link", "cwnd_pkts", "ssthresh_pkts", "rate_bps", "rtt_s", "queue_pkts", "delivered_pkts"})
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	for _, s := range res.Trace {
-		cw.Write([]string{g(s.TS), strconv.Itoa(s.Flow), s.Link, g(s.CwndPkts), g(s.Ssthresh), g(s.RateBps), g(s.RTTS), g(s.QueuePkts), g(s.DeliveredPkts)})
+		cw.Write([]string{g(s.TS), strconv.Itoa(s.Flow), strconv.Itoa(s.Subflow), s.Link, g(s.CwndPkts), g(s.Ssthresh), g(s.RateBps), g(s.RTTS), g(s.QueuePkts), g(s.DeliveredPkts)})
 	}
 	cw.Flush()
 	return cw.Error()
