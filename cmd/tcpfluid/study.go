@@ -80,7 +80,14 @@ type study struct {
 	converge  *response.ConvergeReport
 	fairness  []*response.FairnessReport
 	scenarios []*model.Result
+	points    []*response.Validation // one fluid-vs-packet response point per classic algorithm
+	table3    *response.Table3Report
 }
+
+// studyValidationP is the loss rate of the study's fluid-vs-packet points: every
+// high-speed algorithm is in its own regime there (HighSpeed above 38 packets, CUBIC in
+// its cubic region, Scalable above its legacy window).
+const studyValidationP = 1e-4
 
 // studyFairness are the fairness runs of the study: seed 000's Jain experiment (3 flows
 // of each algorithm), its RTT-fairness experiment (50/75/100 ms) and one flow against
@@ -114,6 +121,16 @@ func runStudy(ctx context.Context) (*study, error) {
 		}
 		st.fairness = append(st.fairness, rep)
 	}
+	for _, algo := range response.ClassicAlgorithms {
+		v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: algo, LossModel: "periodic", P: studyValidationP, Seed: 1})
+		if err != nil {
+			return nil, fmt.Errorf("validation of %s: %w", algo, err)
+		}
+		st.points = append(st.points, v)
+	}
+	if st.table3, err = response.Seed003Experiment(ctx, 1); err != nil {
+		return nil, fmt.Errorf("seed 003: %w", err)
+	}
 	for _, name := range model.BuiltinNames() {
 		sc, err := model.Builtin(name)
 		if err != nil {
@@ -134,7 +151,8 @@ func (st *study) write(dir string, o report.Options) error {
 	if err := report.Write(dir, st.page(), o); err != nil {
 		return err
 	}
-	raw := map[string]any{"response.json": st.response, "converge.json": st.converge}
+	raw := map[string]any{"response.json": st.response, "converge.json": st.converge, "validate-points.json": st.points,
+		"validate-table3.json": st.table3}
 	for _, f := range st.fairness {
 		raw["fairness-"+f.Mode+".json"] = f
 	}
@@ -169,7 +187,7 @@ func (st *study) page() report.Page {
 			"dumbbell, and the seed papers' scenarios. Every number here is also in data/ as JSON and CSV.",
 			st.response.Form, len(st.response.Results)),
 	}
-	p.Sections = append(p.Sections, st.responseSection(), st.convergeSection(), st.fairnessSection(), st.scenarioSection())
+	p.Sections = append(p.Sections, st.responseSection(), st.convergeSection(), st.fairnessSection(), st.validationSection(), st.scenarioSection())
 	return p
 }
 
@@ -266,6 +284,28 @@ func (st *study) fairnessSection() report.Section {
 	return sec
 }
 
+func (st *study) validationSection() report.Section {
+	points := report.Table{ID: "validate-points", Title: fmt.Sprintf("One flow, periodic loss p = %g, RTT 100 ms: fluid (%s) against packets", studyValidationP, model.FormHybridRecovery),
+		Columns: []string{"algorithm", "metric", "fluid", "packet", "relative error", "tolerance", "ok"}}
+	for _, v := range st.points {
+		for _, m := range v.Metrics {
+			points.Rows = append(points.Rows, []string{v.Point.Algorithm, m.Metric, fmt.Sprintf("%.5g", m.Fluid), fmt.Sprintf("%.5g", m.Packet),
+				fmt.Sprintf("%+.2f%%", 100*m.RelErr), fmt.Sprintf("%g%%", 100*m.Tolerance), fmt.Sprint(m.OK)})
+		}
+	}
+	t3 := report.Table{ID: "validate-table3", Title: "Seed 003, Table 3: dropped / sent / throughput (kb/s)",
+		Columns: []string{"algorithm", "Table 3", "packet engine", "fluid engine", "ok"}}
+	cell := func(n response.Table3Numbers) string {
+		return fmt.Sprintf("%.0f / %.0f / %.1f", n.DroppedPkts, n.DeliveredPkts, n.GoodputBps/1e3)
+	}
+	for _, r := range st.table3.Rows {
+		t3.Rows = append(t3.Rows, []string{r.Algorithm, cell(r.Table), cell(r.Packet), cell(r.Fluid), fmt.Sprint(r.OK)})
+	}
+	return report.Section{Title: "Fluid against packets", Tables: []report.Table{points, t3},
+		Text: "Each fluid number checked by the packet-level engine: the same flow and loss process in both, " +
+			"and seed 003's ns-2 experiment next to the paper's Table 3 (the packet engine follows ns-2.35's TCP agents)."}
+}
+
 func (st *study) scenarioSection() report.Section {
 	sec := report.Section{Title: "The seeds' scenarios (fluid engine)"}
 	for _, res := range st.scenarios {
@@ -352,6 +392,25 @@ func (st *study) summary(w io.Writer) {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\n", rep.Mode, r.Algorithm, r.Jain, extra)
 		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = newTable(w)
+	fmt.Fprintf(tw, "fluid vs packet (p = %g)\tmean cwnd fluid\tpacket\terror\n", studyValidationP)
+	for _, v := range st.points {
+		for _, m := range v.Metrics {
+			if m.Metric == "mean_cwnd_pkts" {
+				fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%+.2f%%\n", v.Point.Algorithm, m.Fluid, m.Packet, 100*m.RelErr)
+			}
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = newTable(w)
+	fmt.Fprintln(tw, "seed 003 (packet engine)\tdropped\tsent\tkb/s\tTable 3")
+	for _, r := range st.table3.Rows {
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.1f\t%.0f / %.0f / %.1f\n", r.Algorithm, r.Packet.DroppedPkts, r.Packet.DeliveredPkts, r.Packet.GoodputBps/1e3,
+			r.Table.DroppedPkts, r.Table.DeliveredPkts, r.Table.GoodputBps/1e3)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
