@@ -108,7 +108,7 @@ func studyAlgorithms() []string {
 func runStudy(ctx context.Context) (*study, error) {
 	st := &study{}
 	var err error
-	if st.response, err = response.Response(ctx, response.Settings{}); err != nil {
+	if st.response, err = response.Response(ctx, response.Settings{Seed: 1}); err != nil { // the CLI's default seed
 		return nil, fmt.Errorf("response functions: %w", err)
 	}
 	if st.converge, err = response.Converge(ctx, response.ConvergeSettings{Algorithms: studyAlgorithms()}); err != nil {

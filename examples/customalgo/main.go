@@ -1,6 +1,6 @@
 // Command customalgo writes a congestion-control algorithm outside tcpfluid — AIMD(a, b):
 // +a packets per RTT, keep b of the window at a loss — with both faces, registers it, and
-// gets its response function, fairness and a fluid-vs-packet check for free.
+// gets its response function, fairness and a fluid-vs-packet validation for free.
 package main
 
 import (
@@ -10,7 +10,6 @@ import (
 	"math"
 
 	"github.com/tcpfluid/tcpfluid/model"
-	"github.com/tcpfluid/tcpfluid/packet"
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
@@ -133,22 +132,12 @@ func main() {
 	}
 	fmt.Printf("fairness: Jain %.4f over the second half of 600 s\n", fair.Results[0].Jain)
 
-	// The same scenario in both engines.
-	sc, err := model.Builtin("seed000-dumbbell")
+	// Validation: one flow under periodic loss in the fluid and the packet engine.
+	v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: "aimd", LossModel: "periodic", P: 1e-4, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := sc.SetAlgorithm("aimd"); err != nil {
-		log.Fatal(err)
+	for _, m := range v.Metrics {
+		fmt.Printf("validate: %s fluid %.5g, packet %.5g (%+.2f%%, tolerance %g%%)\n", m.Metric, m.Fluid, m.Packet, 100*m.RelErr, 100*m.Tolerance)
 	}
-	fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: 1, Form: model.FormHybridRecovery})
-	if err != nil {
-		log.Fatal(err)
-	}
-	pk, err := packet.Run(ctx, sc, packet.Settings{Seed: 1})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("seed000-dumbbell, 100 s: fluid %.2f Mb/s, packet %.2f Mb/s\n",
-		fl.Flows[0].GoodputBps/1e6, pk.Flows[0].GoodputBps/1e6)
 }
