@@ -141,6 +141,7 @@ type fluidFlow struct {
 	// loss falls in the window being repaired (RFC 5681; MODELS.md "Reno").
 	renoTimeouts bool
 	silentUntil  float64 // a timed-out sender sends nothing until then, s
+	guards       uint8   // bit k: guard slot k can fire for this flow
 	wBefore      float64
 	cnt          int // offset of the subflow's counters
 	name         string
@@ -218,6 +219,7 @@ type fluidSystem struct {
 	cacheGen  int
 	gen       int
 	subObs    [][]SubflowObservation // per multi-path flow, reused by every observation
+	restart   []int                  // guards Restart re-evaluates: [flow, every link guard]
 	drv       *ode.Driver
 	end       float64 // s; the scenario's duration unless a stop condition ended the run
 	crossings []Crossing
@@ -361,10 +363,28 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 			return nil, fmt.Errorf("%w: injected loss for flow %d: want a flow in [0, %d)", ErrScenario, fi, len(sys.flows))
 		}
 	}
+	for fi := range sys.flows {
+		f := &sys.flows[fi]
+		on := func(slot int, cond bool) {
+			if cond {
+				f.guards |= 1 << slot
+			}
+		}
+		on(flowGuardLaw, f.sub == 0)
+		on(flowGuardRandom, f.randomLoss || sys.hasRED(f))
+		on(flowGuardPeriodic, f.periodic)
+		on(flowGuardDrop, sc.DropRule == DropProportional)
+		on(flowGuardDone, f.sizePkt > 0)
+		on(flowGuardWatch, f.watch >= 0)
+	}
 	if set.StopAfterLosses < 0 {
 		return nil, fmt.Errorf("%w: stop after %d losses: want >= 0", ErrScenario, set.StopAfterLosses)
 	}
 	sys.end = sc.DurationS
+	sys.restart = make([]int, 1, 1+len(sys.links)*linkGuards)
+	for g := range len(sys.links) * linkGuards {
+		sys.restart = append(sys.restart, len(sys.flows)+g)
+	}
 	for i, c := range sc.CBR {
 		links, ok := paths[c.Path]
 		if !ok {
@@ -464,13 +484,7 @@ func (s *fluidSystem) evaluate(t float64, y []float64) {
 	}
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		rtt := f.propRTT
-		for _, li := range f.links {
-			l := &s.links[li]
-			if l.capBps > 0 {
-				rtt += y[l.off+lvQueue] / l.capBps
-			}
-		}
+		rtt := s.pathRTT(f, y)
 		f.rtt = rtt
 		f.rate = 0
 		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
@@ -647,50 +661,81 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 
 // guard values -------------------------------------------------------------------------
 
-func (s *fluidSystem) flowGuard(fi, slot int) func(float64, mat.Vector) float64 {
+// flowGuardValue is guard slot of flow f for state y at time t: a loss, a mode switch, a
+// completion or a watched level is due where it reaches zero from below.
+func (s *fluidSystem) flowGuardValue(f *fluidFlow, slot int, t float64, y *mat.VecDense) float64 {
+	yd := y.RawVector().Data
+	c := f.cnt
+	switch slot {
+	case flowGuardLaw:
+		if f.sub != 0 {
+			return -1 // a multi-path law's modes belong to its subflow-0 entry
+		}
+		return f.law.Guard(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
+	case flowGuardRandom:
+		if !f.randomLoss && !s.hasRED(f) {
+			return -1
+		}
+		return yd[c+cntRandom] - f.randomThreshold
+	case flowGuardPeriodic:
+		if !f.periodic {
+			return -1
+		}
+		return yd[c+cntPeriodic] - 1
+	case flowGuardDrop:
+		if s.sc.DropRule != DropProportional {
+			return -1
+		}
+		return yd[c+cntOverflow] - 1
+	case flowGuardDone:
+		if f.sizePkt == 0 {
+			return -1
+		}
+		return yd[c+cntDelivered] - f.sizePkt
+	case flowGuardWatch:
+		if f.watch < 0 || f.watchHit {
+			return -1
+		}
+		return yd[f.off+f.sub] - f.watch
+	}
+	return -1
+}
+
+// flowGuard is one solver event per flow, the largest of its guard slots: one closure call
+// instead of flowGuards per flow and step (the solver re-evaluates every guard at every
+// jump). handle finds the slot that reached zero.
+func (s *fluidSystem) flowGuard(fi int) func(float64, mat.Vector) float64 {
 	return func(t float64, yv mat.Vector) float64 {
-		y := yv.(*mat.VecDense)
 		f := &s.flows[fi]
 		if !f.active {
 			return -1
 		}
-		yd := y.RawVector().Data
-		c := f.cnt
-		switch slot {
-		case flowGuardLaw:
-			if f.sub != 0 {
-				return -1 // a multi-path law's modes belong to its subflow-0 entry
+		y := yv.(*mat.VecDense)
+		g := -1.0
+		for slot := 0; slot < flowGuards; slot++ {
+			if f.guards&(1<<slot) == 0 {
+				continue
 			}
-			s.ensure(t, y)
-			return f.law.Guard(yd[f.off:f.off+f.nLaw], s.obsFor(f, t))
-		case flowGuardRandom:
-			if !f.randomLoss && !s.hasRED(f) {
-				return -1
+			if v := s.flowGuardValue(f, slot, t, y); v > g {
+				g = v
 			}
-			return yd[c+cntRandom] - f.randomThreshold
-		case flowGuardPeriodic:
-			if !f.periodic {
-				return -1
-			}
-			return yd[c+cntPeriodic] - 1
-		case flowGuardDrop:
-			if s.sc.DropRule != DropProportional {
-				return -1
-			}
-			return yd[c+cntOverflow] - 1
-		case flowGuardDone:
-			if f.sizePkt == 0 {
-				return -1
-			}
-			return yd[c+cntDelivered] - f.sizePkt
-		case flowGuardWatch:
-			if f.watch < 0 || f.watchHit {
-				return -1
-			}
-			return yd[f.off+f.sub] - f.watch
 		}
-		return -1
+		return g
 	}
+}
+
+// firedSlot is the guard slot of flow f that has reached zero at the located event.
+func (s *fluidSystem) firedSlot(f *fluidFlow, t float64, y *mat.VecDense) int {
+	best, bestG := 0, math.Inf(-1)
+	for slot := 0; slot < flowGuards; slot++ {
+		if f.guards&(1<<slot) == 0 {
+			continue
+		}
+		if g := s.flowGuardValue(f, slot, t, y); g > bestG {
+			best, bestG = slot, g
+		}
+	}
+	return best
 }
 
 func (s *fluidSystem) hasRED(f *fluidFlow) bool {
@@ -778,11 +823,9 @@ func (s *fluidSystem) switchQueue(li, slot int, t float64, y []float64) {
 }
 
 func (s *fluidSystem) events() []ode.Event {
-	evs := make([]ode.Event, 0, len(s.flows)*flowGuards+len(s.links)*linkGuards)
+	evs := make([]ode.Event, 0, len(s.flows)+len(s.links)*linkGuards)
 	for fi := range s.flows {
-		for slot := 0; slot < flowGuards; slot++ {
-			evs = append(evs, ode.Event{G: s.flowGuard(fi, slot), Direction: ode.Rising})
-		}
+		evs = append(evs, ode.Event{G: s.flowGuard(fi), Direction: ode.Rising})
 	}
 	for li := range s.links {
 		for slot := 0; slot < linkGuards; slot++ {
@@ -884,6 +927,32 @@ func (s *fluidSystem) obsFor(f *fluidFlow, t float64) Observation {
 		o.Subflows = subs
 	}
 	return o
+}
+
+// obsAt is obsFor computed from the state yd alone (only the flow's own path queues),
+// without evaluating the whole network: what a guard needs at every root-finding step.
+func (s *fluidSystem) obsAt(f *fluidFlow, t float64, yd []float64) Observation {
+	o := Observation{Now: t, RTT: s.pathRTT(f, yd), BaseRTT: f.propRTT, Subflow: f.sub}
+	if f.nSub > 1 {
+		subs := s.subObs[f.subObs]
+		for k := range subs {
+			sib := &s.flows[f.first+k]
+			subs[k] = SubflowObservation{RTT: s.pathRTT(sib, yd), BaseRTT: sib.propRTT}
+		}
+		o.Subflows = subs
+	}
+	return o
+}
+
+// pathRTT is flow f's round-trip time in state yd: propagation plus its path's queues, s.
+func (s *fluidSystem) pathRTT(f *fluidFlow, yd []float64) float64 {
+	rtt := f.propRTT
+	for _, li := range f.links {
+		if l := &s.links[li]; l.capBps > 0 {
+			rtt += yd[l.off+lvQueue] / l.capBps
+		}
+	}
+	return rtt
 }
 
 // state returns the driver's current state after refreshing the network quantities; the
@@ -1022,16 +1091,26 @@ func (s *fluidSystem) jump(t float64) {
 
 // handle applies the located event number ev at time t.
 func (s *fluidSystem) handle(ev int, t float64) {
+	nf := len(s.flows)
+	if ev < nf && s.firedSlot(&s.flows[ev], t, s.drv.Y()) == flowGuardLaw {
+		// A mode switch (slow start ends) leaves every window as it was: only this flow's
+		// guard and the queues' guards need a fresh look, and the network no evaluation.
+		f := &s.flows[ev]
+		yd := s.drv.Y().RawVector().Data
+		f.law.Switch(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
+		s.gen++
+		s.restart[0] = ev
+		s.drv.Restart(s.restart...)
+		return
+	}
 	y := s.state(t)
-	nf := len(s.flows) * flowGuards
 	if ev < nf {
-		fi, slot := ev/flowGuards, ev%flowGuards
+		fi := ev
 		f := &s.flows[fi]
+		slot := s.firedSlot(f, t, s.drv.Y())
 		c := f.cnt
 		x := y[f.off : f.off+f.nLaw]
 		switch slot {
-		case flowGuardLaw:
-			f.law.Switch(x, s.obsFor(f, t))
 		case flowGuardRandom:
 			y[c+cntRandom] = 0
 			f.randomThreshold = s.rng.ExpFloat64()

@@ -530,6 +530,29 @@ func (d *Driver) Jump(y mat.Vector) {
 	}
 }
 
+// Restart continues from the current state after the caller changed only what the
+// right-hand side depends on besides y (a discrete mode), and with it at most the guards
+// listed: those are re-evaluated and re-armed as Jump does, the others keep their values.
+// It costs the listed guards instead of all of them, which matters with thousands of
+// guards of which one changes.
+func (d *Driver) Restart(guards ...int) {
+	d.err = nil
+	d.needReset = true
+	for _, j := range guards {
+		if j < 0 || j >= len(d.ev) {
+			d.err = fmt.Errorf("%w: Restart guard %d, want 0 to %d", ErrBadArgument, j, len(d.ev)-1)
+			return
+		}
+		if err := d.evalGuard(j, d.t, d.y, &d.g[j]); err != nil {
+			d.err = err
+			return
+		}
+		if !d.pending[j] && !d.fired[j] {
+			d.arm(j)
+		}
+	}
+}
+
 // Interpolate writes the state at t within the last accepted (possibly truncated) step
 // into dst. It is valid until the next Advance; after a Jump it still describes the
 // trajectory before the jump.
