@@ -1,0 +1,39 @@
+package ode
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Restart after a change of the right-hand side's mode: y' = +1 until y = 1, then −1, so
+// y(t) = 2 − t after t = 1, and the second guard (y = 0.5 falling) fires at t = 1.5.
+func TestDriverRestartMode(t *testing.T) {
+	slope := 1.0
+	ivp := IVP{Y0: mat.NewVecDense(1, []float64{0}), T0: 0,
+		Func: func(dst *mat.VecDense, _ float64, _ mat.Vector) { dst.SetVec(0, slope) }}
+	events := []Event{
+		{G: func(_ float64, y mat.Vector) float64 { return y.AtVec(0) - 1 }, Direction: Rising},
+		{G: func(_ float64, y mat.Vector) float64 { return y.AtVec(0) - 0.5 }, Direction: Falling},
+	}
+	d, err := NewDriver(NewDormandPrince(Settings{}), ivp, events, DriverSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit, err := d.Advance(context.Background(), 10)
+	if err != nil || hit.Event != 0 || math.Abs(hit.T-1) > 1e-9 {
+		t.Fatalf("first event %+v, %v; want guard 0 at t = 1", hit, err)
+	}
+	slope = -1
+	d.Restart(0)
+	hit, err = d.Advance(context.Background(), 10)
+	if err != nil || hit.Event != 1 || math.Abs(hit.T-1.5) > 1e-9 {
+		t.Fatalf("second event %+v, %v; want guard 1 at t = 1.5", hit, err)
+	}
+	d.Restart(7)
+	if _, err := d.Advance(context.Background(), 2); err == nil {
+		t.Error("Restart of guard 7 of 2: no error")
+	}
+}
