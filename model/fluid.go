@@ -628,6 +628,20 @@ func (s *fluidSystem) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		if f.nSub > 1 && frozen {
 			dy[f.off+f.sub] = 0
 		}
+		// The laws are written per ACK at the ACK rate W/RTT; ACKs really return at the rate
+		// the flow's packets leave its path, which differs while a queue grows or drains
+		// (and by the dropped excess at a full queue, where slow start would otherwise run
+		// away from the link's pace).
+		if f.rate > 0 && !frozen {
+			clock := f.deliver / f.rate
+			if f.nSub == 1 {
+				for k := f.off; k < f.off+f.nLaw; k++ {
+					dy[k] *= clock
+				}
+			} else {
+				dy[f.off+f.sub] *= clock
+			}
+		}
 		c := f.cnt
 		dy[c+cntCwndTime] = x[f.sub]
 		sendPkts := f.rate / f.wire
