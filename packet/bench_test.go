@@ -33,10 +33,29 @@ func benchScenario(tb testing.TB) *model.Scenario {
 	return s
 }
 
+// mptcpScenario is benchScenario's dumbbell with a second bottleneck path, and an LIA
+// flow over both besides the Reno flows.
+func mptcpScenario(tb testing.TB) *model.Scenario {
+	tb.Helper()
+	s := benchScenario(tb)
+	s.Links = append(s.Links, model.Link{Name: "second", CapacityBps: 50e6, DelayS: 0.02, BufferPkts: 200})
+	s.Paths = append(s.Paths, model.Path{Name: "q", Links: []string{"access", "second"}})
+	s.Flows = append(s.Flows, model.Flow{Name: "mp", Algorithm: "lia", Paths: []string{"p", "q"}, WindowScaling: true})
+	if err := s.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // warmSim returns a simulation past its start-up, with its queues and slabs grown.
 func warmSim(tb testing.TB) *sim {
 	tb.Helper()
-	sm, err := newSim(benchScenario(tb), Settings{})
+	return warm(tb, benchScenario(tb), Settings{})
+}
+
+func warm(tb testing.TB, s *model.Scenario, set Settings) *sim {
+	tb.Helper()
+	sm, err := newSim(s, set)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -58,17 +77,31 @@ func BenchmarkEvents(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "events/s")
 }
 
-// Steady-state event processing allocates nothing: packets, events and timers live in
-// slices that stopped growing during the warm-up.
+// Steady-state event processing allocates nothing: packets, events, timers, SACK
+// scoreboards and a multi-path law's observation live in slices that stopped growing
+// during the warm-up.
 func TestSteadyStateAllocs(t *testing.T) {
-	sm := warmSim(t)
-	ctx := context.Background()
-	allocs := testing.AllocsPerRun(20, func() {
-		if err := sm.run(ctx, math.Inf(1), 10000); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("%v allocations per 10000 events, want 0", allocs)
+	for _, c := range []struct {
+		name string
+		s    *model.Scenario
+		set  Settings
+	}{
+		{"reno", benchScenario(t), Settings{}},
+		{"reno-sack-jitter", benchScenario(t), Settings{SACK: true, JitterS: 1e-4}},
+		{"lia", mptcpScenario(t), Settings{}},
+		{"lia-sack", mptcpScenario(t), Settings{SACK: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sm := warm(t, c.s, c.set)
+			ctx := context.Background()
+			allocs := testing.AllocsPerRun(20, func() {
+				if err := sm.run(ctx, math.Inf(1), 10000); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if allocs != 0 {
+				t.Errorf("%v allocations per 10000 events, want 0", allocs)
+			}
+		})
 	}
 }

@@ -8,11 +8,12 @@
 //
 //	r, err := packet.Run(ctx, scenario, packet.Settings{Seed: 1, SampleS: 0.1})
 //
-// The scenario must be validated (scenario.Validate()). Multi-path flows (model.Flow.Paths)
-// are not modelled and are an error; RouteAware is not modelled either: a packet sender
-// whose path fails times out as any other. The Result has the fluid engine's
+// The scenario must be validated (scenario.Validate()). The Result has the fluid engine's
 // shape with Engine "packet"; Settings.RecordLosses and StopAfterLosses record loss events
-// and end a run at flow 0's n-th, as the fluid engine's settings of the same names do.
+// and end a run at row 0's n-th, as the fluid engine's settings of the same names do.
+// Settings.SACK gives the senders selective acknowledgements (Linux's recovery) and
+// Settings.JitterS random sender jitter against drop-tail phase effects; both are off by
+// default, as in ns-2.
 //
 // # Network
 //
@@ -31,6 +32,9 @@
 // random-loss thresholds with the same seed (E/p packets there): a one-flow comparison of
 // the engines sees the same losses after the same numbers of packets, common random
 // numbers that leave the engines' difference instead of two independent samples' noise.
+// (Flow 0's stream is the one of the first random-loss link on its path; each source's
+// k-th random-loss link has its own.) With Settings.JitterS each data packet waits a
+// further U(0, JitterS) at its sender, in order, before its first link (ns-2's overhead_).
 // Periodic loss drops every (1/p)-th packet of each source crossing the link. A link-down
 // loses the packets queued on it and on its wire, and every arrival until link-up; a delay
 // change applies to packets that leave the link afterwards. A flow's data follow its
@@ -40,6 +44,16 @@
 // PacketBytes·8/RateBps seconds from StartS to StopS.
 //
 // # TCP
+//
+// Every flow is one sender and receiver per path: a multi-path flow (model.Flow.Paths) has
+// one subflow per path, each with its own sequence space, RTT estimator, recovery state,
+// timers and receiver, all driven by the flow's one model.MultipathEventLaw: subflow k
+// sends within CwndOf(k), and OnAck, OnLoss and OnTimeout name it in Observation.Subflow
+// with every subflow's RTT and base RTT in Observation.Subflows (a slice filled in place,
+// no allocation per event). A finite flow's data are shared: whichever subflow sends new
+// data next takes the next packet of the file, and the flow completes when every packet
+// has been sent and each subflow has all it sent acknowledged (no reinjection of a stalled
+// subflow's data on another).
 //
 // Sequence numbers count packets. The sender keeps snd.una, the next packet to send and
 // snd.max, and sends while next − snd.una < ⌊min(cwnd + inflation, rwnd/MSS)⌋ (at least
@@ -73,7 +87,27 @@
 // max(ClockGranularityS, 4·RTTVAR), at least Settings.MinRTOS, InitialRTOS before the first
 // sample, doubled at each timeout up to MaxRTOS and reset by the next valid sample; after
 // more than three backoffs the next sample restarts the estimator. A timeout calls
-// OnTimeout and goes back to snd.una.
+// OnTimeout and goes back to snd.una; a timeout repeated before any ACK calls it again, so
+// that, as ns-2's TcpAgent, a sender at one packet halves ssthresh to 2 (RFC 5681 would
+// hold it).
+//
+// With Settings.SACK every ACK reports the out-of-order packet that triggered it, and the
+// sender recovers from its scoreboard (sack.go): fast recovery at the third duplicate ACK
+// retransmits the first hole at once and then, while the packets in flight (RFC 6675's
+// pipe) are fewer than the law's window, every packet below the highest SACKed one (FACK,
+// Linux's default until 4.15) before new data; a timeout keeps the scoreboard and resends
+// only what is not SACKed. The law's Recovery() is then not used.
+//
+// A route-aware sender (model.Flow.RouteAware, seed 002) learns of a failure on its path
+// when the link goes down: it stops sending, holds its timer (no timeout, no backoff, no
+// call to the law) and keeps its state. When the path is whole again it resumes at once
+// from snd.una, retransmitting what the failed link lost, with the window
+// min(W before the outage, ssthresh) (at least 2 packets) and ssthresh unchanged: the law
+// has no setter, so it is re-created from the flow's algorithm and parameters with those
+// two as InitialCwnd and InitialSsthresh, which is all the state of Tahoe, Reno and
+// NewReno (laws with more state, such as CUBIC's W_max, restart it). A subflow of a
+// multi-path flow cannot re-create the law it shares: it resumes with the law's window for
+// it, which the outage left as it was. Other senders time out as usual.
 //
 // # ns-2 defaults adopted, and not
 //
@@ -96,7 +130,9 @@
 //
 // # Results
 //
-// Per flow: MeanThroughputBps counts every data byte (MSS payload) arriving at the receiver,
+// One row per flow, and one per subflow of a multi-path flow (Flow the scenario's index,
+// Subflow k, Name "name/k", Path the subflow's), as the fluid engine's. Per row:
+// MeanThroughputBps counts every data byte (MSS payload) arriving at the receiver,
 // GoodputBps the first copy of each, both over the active time (StartS to StopS, to the
 // completion of a finite transfer, or to the end); MeanCwndPkts is the time-average of the
 // law's cwnd over the active time (the un-inflated window, ns-2's cwnd_); LossEvents counts
@@ -105,9 +141,10 @@
 // StopS; packets already sent are still delivered and counted. Per link: MeanQueuePkts is
 // the time-average of the packets in the buffer (including the one being serialized),
 // Utilisation the busy fraction of the run, DroppedPkts every packet dropped there. With
-// Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row per flow
-// (cwnd, ssthresh, the data rate delivered over the last interval, the latest RTT) and one
-// per link (Flow −1, queue in packets).
+// Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row per flow or
+// subflow that has started and not ended (cwnd, ssthresh, the data rate delivered over the
+// last interval, the latest RTT, the packets queued along its path, the packets delivered
+// so far) and one per link (Flow −1, queue in packets).
 //
 // # Seed 003
 //

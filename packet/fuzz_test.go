@@ -10,12 +10,14 @@ import (
 )
 
 // FuzzRun builds small random scenarios (one to three links in a chain, up to three flows
-// of the registered algorithms, optional CBR, loss, RED and link events) and checks that
-// every one that validates runs without panicking and yields finite numbers.
+// of the registered algorithms, a multi-path algorithm over the chain and its last link,
+// optional CBR, loss, RED, link events, route-aware senders, SACK and jitter) and checks
+// that every one that validates runs without panicking and yields finite numbers.
 func FuzzRun(f *testing.F) {
 	f.Add(uint64(1), uint8(2), uint8(1), uint16(500), uint8(0), uint8(3))
 	f.Add(uint64(2), uint8(1), uint8(3), uint16(10), uint8(1), uint8(200))
 	f.Add(uint64(3), uint8(3), uint8(2), uint16(60000), uint8(2), uint8(77))
+	f.Add(uint64(4), uint8(2), uint8(2), uint16(3000), uint8(1), uint8(0xe9))
 	algos := model.Algorithms()
 	f.Fuzz(func(t *testing.T, seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs uint8) {
 		n := 1 + int(nLinks)%3
@@ -41,7 +43,7 @@ func FuzzRun(f *testing.F) {
 			s.Links = append(s.Links, l)
 			path.Links = append(path.Links, l.Name)
 		}
-		s.Paths = []model.Path{path}
+		s.Paths = []model.Path{path, {Name: "q", Links: []string{s.Links[n-1].Name}}}
 		for i := range 1 + int(nFlows)%3 {
 			fl := model.Flow{
 				Algorithm: algos[(int(seed)+i)%len(algos)],
@@ -55,6 +57,12 @@ func FuzzRun(f *testing.F) {
 			if knobs&2 == 2 {
 				fl.WindowScaling = true
 			}
+			if a, err := model.New(fl.Algorithm); err == nil {
+				if mp, ok := a.(model.Multipath); ok && mp.Multipath() {
+					fl.Path, fl.Paths = "", []string{"p", "q"}
+				}
+			}
+			fl.RouteAware = knobs&128 == 128
 			s.Flows = append(s.Flows, fl)
 		}
 		if knobs&4 == 4 {
@@ -70,7 +78,11 @@ func FuzzRun(f *testing.F) {
 		if err := s.Validate(); err != nil {
 			return
 		}
-		r, err := Run(context.Background(), s, Settings{Seed: seed, SampleS: 0.25, MaxEvents: 5_000_000, DelayedAck: knobs&16 == 16})
+		set := Settings{Seed: seed, SampleS: 0.25, MaxEvents: 5_000_000, DelayedAck: knobs&16 == 16, SACK: knobs&32 == 32}
+		if knobs&64 == 64 {
+			set.JitterS = 0.001 * float64(capKbps%7)
+		}
+		r, err := Run(context.Background(), s, set)
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}

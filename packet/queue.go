@@ -11,6 +11,7 @@ const (
 	evDelAck                  // a receiver's delayed-ACK timer
 	evFlowStart               // a TCP flow starts sending
 	evFlowStop                // a TCP flow's application stops (StopS)
+	evEmit                    // a jittered data packet enters its first link (Settings.JitterS)
 	evCBR                     // a CBR source emits its next packet
 	evNetwork                 // a scenario TimedEvent (link down/up, delay change)
 	evSample                  // a trace sample
@@ -31,7 +32,8 @@ type pkt struct {
 type event struct {
 	pkt  pkt
 	at   float64 // evAck: when the ACK left the receiver, s
-	idx  int32   // link, flow, CBR or scenario-event index, by kind
+	sack int64   // evAck: the out-of-order packet the ACK reports held (SACK), -1 for none
+	idx  int32   // link (evTxDone, evArrive, evEmit), flow, CBR or scenario-event index, by kind
 	gen  uint32  // link epoch (evTxDone, evArrive) or timer generation (evRTO, evDelAck)
 	kind evKind
 }

@@ -90,7 +90,8 @@ func TestInitialSsthresh(t *testing.T) {
 	}
 }
 
-// Multi-path flows are not modelled: an error that says so, not a missing path.
+// A multi-path flow needs a multi-path law (model.MultipathEventLaw): Reno over two paths
+// is an error that says so, not a missing path.
 func TestMultipathRejected(t *testing.T) {
 	s := oneLink(t, fastLink, model.Flow{Algorithm: "reno", WindowScaling: true}, 10)
 	s.Flows[0].Path, s.Flows[0].Paths = "", []string{"p", "p"}

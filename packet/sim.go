@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -33,6 +34,20 @@ type Settings struct {
 	StopAfterLosses int
 	// RecordLosses records every loss event of every flow in Result.Losses.
 	RecordLosses bool
+	// JitterS holds each data packet at its sender for a further U(0, JitterS) seconds
+	// before it enters the first link, keeping a flow's packets in order (ns-2's
+	// overhead_). A deterministic ACK clock locks flows into phase at a drop-tail queue:
+	// the packet that finds the buffer full is nearly always the one a growing window
+	// sends back to back with another, so a slowly growing flow escapes overflows that
+	// random timing would spread over the flows in proportion to their arrivals. A random
+	// delay of about one packet's service time at the bottleneck removes the phase effect
+	// (Floyd & Jacobson, "On traffic phase effects in packet-switched gateways", 1992);
+	// the proportional drop rule of the fluid engine assumes it. Default 0: no jitter.
+	JitterS float64
+	// SACK gives every sender selective acknowledgements and SACK-based loss recovery
+	// (sack.go: FACK's loss rule, RFC 6675's pipe), as Linux senders have. Default false:
+	// ns-2's one-way agents without SACK, recovering per the law's Recovery().
+	SACK bool
 }
 
 // Defaults of Settings and fixed constants of the TCP model.
@@ -65,17 +80,20 @@ var (
 )
 
 // randomLossStream is the PCG stream (the second seed word) of the random losses of source
-// src on link li. Flow 0 on link 0 gets fluidRandomStream, the stream the fluid engine
-// (model.RunFluid) draws its random-loss thresholds from with the same seed: a one-flow,
-// one-link comparison of the engines then sees its losses after the same numbers of
-// packets (common random numbers), and the difference of the engines is not buried in the
-// noise of two independent loss sequences.
-func randomLossStream(li, src int) uint64 {
-	return fluidRandomStream ^ (uint64(li)<<32 | uint64(src))
+// src on the k-th random-loss link of its path (k = 0 for the first). Flow 0's first one
+// gets fluidRandomStream, the stream the fluid engine (model.RunFluid) draws its
+// random-loss thresholds from with the same seed: a one-flow comparison of the engines then
+// sees its losses after the same numbers of packets (common random numbers), and the
+// difference of the engines is not buried in the noise of two independent loss sequences.
+func randomLossStream(k, src int) uint64 {
+	return fluidRandomStream ^ (uint64(k)<<32 | uint64(src))
 }
 
 // fluidRandomStream is model.RunFluid's generator stream, rand.NewPCG(seed, 0x7cf1d).
 const fluidRandomStream = 0x7cf1d
+
+// jitterStream is the PCG stream of the sender jitter (Settings.JitterS).
+const jitterStream = 0x717e
 
 // ctxCheckEvery is how many events run between checks of the context.
 const ctxCheckEvery = 1 << 16
@@ -95,7 +113,8 @@ type sim struct {
 	now    float64
 	end    float64
 	q      eventQueue
-	rng    *rand.Rand
+	rng    *rand.Rand // RED's drops
+	jitter *rand.Rand // sender jitter (Settings.JitterS)
 	links  []link
 	flows  []tcpFlow
 	cbrs   []cbrSource
@@ -135,6 +154,8 @@ func checkSettings(set *Settings) error {
 		return fmt.Errorf("%w: StopAfterLosses = %d, want >= 0 (0: no limit)", ErrSettings, set.StopAfterLosses)
 	case set.MaxEvents < 0:
 		return fmt.Errorf("%w: MaxEvents = %d, want >= 0 (0: default %d)", ErrSettings, set.MaxEvents, DefaultMaxEvents)
+	case math.IsNaN(set.JitterS) || math.IsInf(set.JitterS, 0) || set.JitterS < 0:
+		return fmt.Errorf("%w: JitterS = %v s, want >= 0 (0: no jitter)", ErrSettings, set.JitterS)
 	case math.IsNaN(set.MinRTOS) || math.IsInf(set.MinRTOS, 0) || set.MinRTOS < 0:
 		return fmt.Errorf("%w: MinRTOS = %v s, want >= 0 (0: default %v s)", ErrSettings, set.MinRTOS, DefaultMinRTOS)
 	}
@@ -161,9 +182,14 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 		end:    s.DurationS,
 		q:      newEventQueue(1024),
 		rng:    rand.New(rand.NewPCG(set.Seed, set.Seed^0x9e3779b97f4a7c15)),
+		jitter: rand.New(rand.NewPCG(set.Seed, jitterStream)),
 		minRTO: set.MinRTOS,
 	}
-	sources := len(s.Flows) + len(s.CBR)
+	subflows := 0
+	for i := range s.Flows {
+		subflows += len(s.Flows[i].PathNames())
+	}
+	sources := subflows + len(s.CBR)
 	sm.links = make([]link, len(s.Links))
 	for i, l := range s.Links {
 		if !(l.CapacityBps > 0) || !(l.BufferPkts >= 1) || l.DelayS < 0 {
@@ -184,10 +210,7 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 		case model.LossRandom:
 			L.randomRate = -math.Log1p(-l.LossP)
 			L.randomLeft = make([]int64, sources)
-			L.randomRNG = make([]*rand.Rand, sources)
-			for src := range L.randomRNG {
-				L.randomRNG[src] = rand.New(rand.NewPCG(set.Seed, randomLossStream(i, src)))
-			}
+			L.randomRNG = make([]*rand.Rand, sources) // seeded per source below
 		}
 	}
 	paths := make([][]int32, len(s.Paths))
@@ -209,22 +232,27 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 		}
 		return nil, fmt.Errorf("%w: %s: unknown path %q", ErrScenario, kind, name)
 	}
-	sm.flows = make([]tcpFlow, len(s.Flows))
+	sm.flows = make([]tcpFlow, subflows)
+	engine := int32(0)
 	for i := range s.Flows {
-		if len(s.Flows[i].Paths) > 0 {
-			return nil, fmt.Errorf("%w: flow %q is multi-path (paths %v): the packet engine runs single-path flows only",
-				ErrScenario, s.Flows[i].Name, s.Flows[i].Paths)
-		}
-		path, err := pathOf("flow "+s.Flows[i].Name, s.Flows[i].Path)
+		fl := &s.Flows[i]
+		c, err := newConn(s, i, engine)
 		if err != nil {
 			return nil, err
 		}
-		if err := sm.flows[i].init(sm, i, &s.Flows[i], path); err != nil {
-			return nil, err
-		}
-		sm.q.push(s.Flows[i].StartS, event{kind: evFlowStart, idx: int32(i)})
-		if stop := s.Flows[i].StopS; stop > 0 && stop < sm.end {
-			sm.q.push(stop, event{kind: evFlowStop, idx: int32(i)})
+		for k, name := range fl.PathNames() {
+			path, err := pathOf("flow "+fl.Name, name)
+			if err != nil {
+				return nil, err
+			}
+			if err := sm.flows[engine].init(sm, c, k, path); err != nil {
+				return nil, err
+			}
+			sm.q.push(fl.StartS, event{kind: evFlowStart, idx: engine})
+			if stop := fl.StopS; stop > 0 && stop < sm.end {
+				sm.q.push(stop, event{kind: evFlowStop, idx: engine})
+			}
+			engine++
 		}
 	}
 	sm.cbrs = make([]cbrSource, len(s.CBR))
@@ -242,6 +270,21 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 		}
 		sm.cbrs[i] = cbrSource{path: path, bytes: c.PacketBytes, intervalS: c.PacketBytes * 8 / c.RateBps, stop: stop}
 		sm.q.push(c.StartS, event{kind: evCBR, idx: int32(i)})
+	}
+	for src := range sources {
+		var path []int32
+		if src < len(sm.flows) {
+			path = sm.flows[src].path
+		} else {
+			path = sm.cbrs[src-len(sm.flows)].path
+		}
+		k := 0
+		for _, li := range path {
+			if L := &sm.links[li]; L.loss == model.LossRandom {
+				L.randomRNG[src] = rand.New(rand.NewPCG(set.Seed, randomLossStream(k, src)))
+				k++
+			}
+		}
 	}
 	for i, e := range s.Events {
 		if s.LinkIndex(e.Link) < 0 {
@@ -317,6 +360,8 @@ func (sm *sim) dispatch(e event) {
 		sm.flows[e.idx].start(sm)
 	case evFlowStop:
 		sm.flows[e.idx].stop(sm)
+	case evEmit:
+		sm.enqueue(e.idx, e.pkt)
 	case evCBR:
 		sm.cbrEmit(int(e.idx))
 	case evNetwork:
@@ -438,10 +483,20 @@ func (sm *sim) network(i int) {
 			sm.drop(li, &p)
 		}
 		l.idleFrom = sm.now
+		for i := range sm.flows {
+			if f := &sm.flows[i]; sm.scn.Flows[f.conn.flow].RouteAware && slices.Contains(f.path, li) {
+				f.pathDown(sm)
+			}
+		}
 	case model.EventLinkUp:
 		l.up = true
 		if e.DelayS > 0 {
 			l.delayS = e.DelayS
+		}
+		for i := range sm.flows {
+			if f := &sm.flows[i]; f.outage && sm.pathUp(f.path, math.Inf(1)) {
+				f.resume(sm)
+			}
 		}
 	case model.EventDelayChange:
 		l.delayS = e.DelayS
@@ -473,7 +528,10 @@ func (sm *sim) ackDelay(path []int32, ackBytes float64) float64 {
 // sample records trace row k at t = k·SampleS.
 func (sm *sim) sample(k int) {
 	for i := range sm.flows {
-		sm.trace = append(sm.trace, sm.flows[i].sample(sm, i))
+		// As the fluid engine's: flows that have started and not ended before this sample.
+		if f := &sm.flows[i]; sm.now >= f.startS && !(f.ended && sm.now > f.activeEnd) {
+			sm.trace = append(sm.trace, f.sample(sm))
+		}
 	}
 	for i := range sm.links {
 		sm.trace = append(sm.trace, model.Sample{TS: sm.now, Flow: -1, Link: sm.links[i].name, QueuePkts: float64(sm.links[i].queue.len())})
@@ -497,7 +555,7 @@ func (sm *sim) result() *model.Result {
 		Losses:    sm.losses,
 	}
 	for i := range sm.flows {
-		r.Flows[i] = sm.flows[i].result(sm, i)
+		r.Flows[i] = sm.flows[i].result(sm)
 	}
 	for i := range sm.links {
 		l := &sm.links[i]

@@ -7,28 +7,37 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// tcpFlow is one TCP connection: an ns-2-style one-way sender (sequence numbers count
-// packets) driving the flow's model.EventLaw, and its receiver.
+// tcpFlow is one TCP sender and its receiver: a single-path flow, or one subflow of a
+// multi-path flow. It is an ns-2-style one-way sender (sequence numbers count packets of
+// its own sequence space) driving the law its conn holds.
 //
 // The sender keeps snd.una (sndUna), the next sequence to send (sndNxt, moved back to
 // sndUna for go-back-N after a timeout or a Tahoe fast retransmit) and snd.max (maxSent).
 // It sends while sndNxt − sndUna < ⌊min(cwnd + inflation, rwnd)⌋ (at least one packet),
 // ns-2's `t_seqno_ <= highest_ack_ + window()` with window() truncated to whole packets.
 type tcpFlow struct {
-	law      model.EventLaw
+	conn     *conn
 	recovery model.Recovery
 	path     []int32
-	idx      int32
+	pathName string
+	idx      int32 // engine index: the Result row
+	sub      int   // subflow index within the conn
 
-	mss, lastPayload float64 // payload bytes of a full packet and of the last one
-	header           float64 // TCP/IP header bytes added to each data packet on the wire; the ACK size
-	nPkts            int64   // packets to send; math.MaxInt64 for a long-lived flow
-	rwnd             float64 // receiver window, packets (not rounded)
-	startS           float64
-	priorRTT         float64 // propagation + serialization RTT of the path, s: the observation before any sample
+	mss      float64 // payload bytes of a full packet
+	header   float64 // TCP/IP header bytes added to each data packet on the wire; the ACK size
+	lastSeq  int64   // the sequence number that carries the conn's last (short) data packet; -1 until sent
+	rwnd     float64 // receiver window, packets (not rounded)
+	startS   float64
+	priorRTT float64 // propagation + serialization RTT of the path, s: the observation before any sample
+
+	lastEmit float64 // when the latest jittered packet enters the first link, s (Settings.JitterS)
 
 	running bool // between start and stop, completion or the end of the run
 	ended   bool
+
+	// route-aware sender (model.Flow.RouteAware)
+	outage  bool    // a link of the path is down: nothing is sent and the timer is held
+	wBefore float64 // the law's window when the outage began, packets
 
 	// sender
 	sndUna, sndNxt, maxSent int64
@@ -39,6 +48,14 @@ type tcpFlow struct {
 	inflation               float64 // fast-recovery window inflation, packets (negative after NewReno deflation)
 	partialSeen             bool    // a partial ACK has restarted the timer in this recovery
 	cwnd                    float64 // law.Cwnd() after the latest callback, packets
+
+	// SACK scoreboard and recovery (Settings.SACK; see sack.go)
+	sacked    bitRing // packets above sndUna the receiver reported holding
+	sackedN   int64   // packets set in sacked
+	highSack  int64   // one past the highest packet SACKed or cumulatively acknowledged
+	rxtNext   int64   // where the search for the next hole to retransmit resumes
+	rxtOut    int64   // retransmissions of the current episode neither ACKed nor SACKed
+	lossState bool    // after a timeout, until snd.una passes recover
 
 	// RTT and retransmission timer (RFC 6298)
 	timing           bool // one packet at a time is timed (Karn: never a retransmission)
@@ -72,26 +89,17 @@ type tcpFlow struct {
 	sampleBytes                 float64 // deliveredBytes at the previous trace sample
 }
 
-func (f *tcpFlow) init(sm *sim, i int, fl *model.Flow, path []int32) error {
-	if !(fl.MSSBytes >= 1) || !(fl.RwndBytes >= fl.MSSBytes) || !(fl.InitialCwnd >= 1) || math.IsNaN(fl.SizeBytes) || fl.SizeBytes < 0 || !(fl.HeaderBytes >= 0) || math.IsInf(fl.HeaderBytes, 1) {
-		return fmt.Errorf("%w: flow %q: mss %v bytes, rwnd %v bytes, initial cwnd %v packets, size %v bytes, header %v bytes, want mss >= 1, rwnd >= mss, cwnd >= 1, size >= 0, finite header >= 0 (validate the scenario first)",
-			ErrScenario, fl.Name, fl.MSSBytes, fl.RwndBytes, fl.InitialCwnd, fl.SizeBytes, fl.HeaderBytes)
-	}
-	alg, err := model.New(fl.Algorithm)
-	if err != nil {
-		return fmt.Errorf("%w: flow %q: %w", ErrScenario, fl.Name, err)
-	}
-	for _, k := range sortedParams(fl.Params) {
-		if err := alg.Set(k, fl.Params[k]); err != nil {
-			return fmt.Errorf("%w: flow %q: %w", ErrScenario, fl.Name, err)
-		}
-	}
+func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
+	fl := &sm.scn.Flows[c.flow]
 	*f = tcpFlow{
+		conn:       c,
 		path:       path,
-		idx:        int32(i),
+		pathName:   fl.PathNames()[k],
+		idx:        c.first + int32(k),
+		sub:        k,
 		mss:        fl.MSSBytes,
 		header:     fl.HeaderBytes,
-		nPkts:      math.MaxInt64,
+		lastSeq:    -1,
 		rwnd:       fl.RwndBytes / fl.MSSBytes,
 		startS:     fl.StartS,
 		recover:    -1,
@@ -99,53 +107,81 @@ func (f *tcpFlow) init(sm *sim, i int, fl *model.Flow, path []int32) error {
 		rtoAt:      math.Inf(1),
 		completion: -1,
 	}
-	if fl.SizeBytes > 0 {
-		n := math.Ceil(fl.SizeBytes / fl.MSSBytes)
-		if n > 1<<53 {
-			return fmt.Errorf("%w: flow %q: size %v bytes is more than 2^53 packets", ErrScenario, fl.Name, fl.SizeBytes)
-		}
-		f.nPkts = int64(n)
-		f.lastPayload = fl.SizeBytes - (n-1)*fl.MSSBytes
-	}
-	f.law = alg.NewEvent(model.FlowConfig{InitialCwnd: fl.InitialCwnd, InitialSsthresh: fl.InitialSsthresh, MaxCwnd: f.rwnd, MSSBytes: fl.MSSBytes})
-	f.recovery = f.law.Recovery()
-	if f.cwnd = f.law.Cwnd(); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
-		return fmt.Errorf("%w: flow %q: %s starts with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, f.cwnd)
+	f.recovery = c.law.Recovery()
+	if f.cwnd = c.cwndOf(k); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
+		return fmt.Errorf("%w: flow %q: %s starts subflow %d with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, k, f.cwnd)
 	}
 	for _, li := range path {
 		l := &sm.links[li]
 		f.priorRTT += 2*l.delayS + l.txTime(f.mss+f.header) + l.txTime(f.header)
 	}
 	f.ooo.reset(1024)
+	if sm.set.SACK {
+		f.sacked.reset(1024)
+	}
 	return nil
 }
 
-// readCwnd takes the law's window after a callback. A law that returns a window that is
-// not a finite number of packets >= 0 stops the run with ErrLaw.
+// readCwnd takes the law's windows after a callback: this subflow's and, for a multi-path
+// law, its siblings' (a coupled law may move them too). A law that returns a window that
+// is not a finite number of packets >= 0 stops the run with ErrLaw.
 func (f *tcpFlow) readCwnd(sm *sim) {
-	f.cwnd = f.law.Cwnd()
-	if !(f.cwnd >= 0) || math.IsInf(f.cwnd, 1) {
-		sm.fail(fmt.Errorf("%w: flow %q (%s) set cwnd %v packets at t = %v s, want a finite window >= 0",
-			ErrLaw, sm.scn.Flows[f.idx].Name, sm.scn.Flows[f.idx].Algorithm, f.cwnd, sm.now))
-		f.cwnd = 1
+	c := f.conn
+	if c.multi == nil {
+		f.cwnd = f.checkCwnd(sm, c.law.Cwnd())
+		return
 	}
+	for k := range c.n {
+		g := &sm.flows[c.first+int32(k)]
+		if w := g.checkCwnd(sm, c.multi.CwndOf(k)); w != g.cwnd {
+			g.account(sm.now)
+			g.cwnd = w
+		}
+	}
+}
+
+// checkCwnd returns w, or stops the run with ErrLaw (and returns one packet) when w is
+// not a finite window >= 0.
+func (f *tcpFlow) checkCwnd(sm *sim, w float64) float64 {
+	if w >= 0 && !math.IsInf(w, 1) {
+		return w
+	}
+	fl := &sm.scn.Flows[f.conn.flow]
+	sm.fail(fmt.Errorf("%w: flow %q (%s) set cwnd %v packets on subflow %d at t = %v s, want a finite window >= 0",
+		ErrLaw, fl.Name, fl.Algorithm, w, f.sub, sm.now))
+	return 1
 }
 
 // payload is the data carried by packet seq, bytes.
 func (f *tcpFlow) payload(seq int64) float64 {
-	if seq == f.nPkts-1 && f.lastPayload > 0 {
-		return f.lastPayload
+	if seq == f.lastSeq && f.conn.lastPayload > 0 {
+		return f.conn.lastPayload
 	}
 	return f.mss
 }
 
-// obs is what the law sees: the latest RTT sample and the minimum so far (before any
-// sample, the path's propagation and serialization RTT for both).
-func (f *tcpFlow) obs(sm *sim) model.Observation {
+// rttView is the latest RTT sample and the minimum so far, s (before any sample, the
+// path's propagation and serialization RTT for both).
+func (f *tcpFlow) rttView() (rtt, base float64) {
 	if !f.haveRTT {
-		return model.Observation{Now: sm.now, RTT: f.priorRTT, BaseRTT: f.priorRTT}
+		return f.priorRTT, f.priorRTT
 	}
-	return model.Observation{Now: sm.now, RTT: f.lastRTT, BaseRTT: f.baseRTT}
+	return f.lastRTT, f.baseRTT
+}
+
+// obs is what the law sees: this subflow's RTTs and, for a multi-path law, every
+// subflow's, in the conn's preallocated slice.
+func (f *tcpFlow) obs(sm *sim) model.Observation {
+	rtt, base := f.rttView()
+	o := model.Observation{Now: sm.now, RTT: rtt, BaseRTT: base, Subflow: f.sub}
+	if c := f.conn; c.subObs != nil {
+		for k := range c.subObs {
+			r, b := sm.flows[c.first+int32(k)].rttView()
+			c.subObs[k] = model.SubflowObservation{RTT: r, BaseRTT: b}
+		}
+		o.Subflows = c.subObs
+	}
+	return o
 }
 
 // account adds the cwnd integral up to now; call before the window changes.
@@ -159,6 +195,9 @@ func (f *tcpFlow) account(now float64) {
 func (f *tcpFlow) start(sm *sim) {
 	f.running = true
 	f.cwndLastT = sm.now
+	if sm.scn.Flows[f.conn.flow].RouteAware && !sm.pathUp(f.path, math.Inf(1)) {
+		f.pathDown(sm)
+	}
 	f.trySend(sm)
 }
 
@@ -225,10 +264,16 @@ func (f *tcpFlow) onRTOEvent(sm *sim, gen uint32) {
 	}
 }
 
-// transmit sends packet seq now: a new packet, or a retransmitted copy if seq < maxSent.
+// transmit sends packet seq now: a new packet, which takes the conn's next data packet,
+// or a retransmitted copy if seq < maxSent.
 func (f *tcpFlow) transmit(sm *sim, seq int64) {
 	f.sent++
 	if seq >= f.maxSent {
+		c := f.conn
+		if c.nextData == c.nPkts-1 {
+			f.lastSeq = seq
+		}
+		c.nextData++
 		f.maxSent = seq + 1
 		if !f.timing {
 			f.timing, f.timedSeq, f.timedAt = true, seq, sm.now
@@ -237,26 +282,43 @@ func (f *tcpFlow) transmit(sm *sim, seq int64) {
 	if math.IsInf(f.rtoAt, 1) {
 		f.setTimer(sm, sm.now+f.rto(sm))
 	}
-	sm.enqueue(f.path[0], pkt{sentAt: sm.now, bytes: f.payload(seq) + f.header, seq: seq, src: f.idx})
+	p := pkt{sentAt: sm.now, bytes: f.payload(seq) + f.header, seq: seq, src: f.idx}
+	if sm.set.JitterS > 0 {
+		p.sentAt = max(sm.now+sm.jitter.Float64()*sm.set.JitterS, f.lastEmit)
+		f.lastEmit = p.sentAt
+		sm.q.push(p.sentAt, event{kind: evEmit, idx: f.path[0], pkt: p})
+		return
+	}
+	sm.enqueue(f.path[0], p)
+}
+
+// hasData reports whether sequence number sndNxt has data to carry: a retransmission, or
+// new data the conn has not yet handed to any subflow.
+func (f *tcpFlow) hasData() bool {
+	return f.sndNxt < f.maxSent || f.conn.nextData < f.conn.nPkts
 }
 
 // trySend sends while the window allows.
 func (f *tcpFlow) trySend(sm *sim) {
-	if !f.running {
+	if sm.set.SACK {
+		f.sackSend(sm)
+		return
+	}
+	if !f.running || f.outage {
 		return
 	}
 	win := math.Floor(math.Min(f.cwnd+f.inflation, f.rwnd))
 	if win < 1 {
 		win = 1
 	}
-	for f.sndNxt < f.nPkts && float64(f.sndNxt-f.sndUna) < win {
+	for f.hasData() && float64(f.sndNxt-f.sndUna) < win {
 		f.transmit(sm, f.sndNxt)
 		f.sndNxt++
 	}
 }
 
 func (f *tcpFlow) onAck(sm *sim, e event) {
-	if !f.running || !sm.pathUp(f.path, e.at) {
+	if !f.running || f.outage || !sm.pathUp(f.path, e.at) {
 		return // the sender has stopped, or the ACK was on a link that went down
 	}
 	f.account(sm.now)
@@ -270,6 +332,10 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 		f.rttSample(sm.now - f.timedAt)
 		f.timing = false
 		f.backoff = 1
+	}
+	if sm.set.SACK {
+		f.sackAck(sm, a, e.sack)
+		return
 	}
 	switch {
 	case a > f.sndUna:
@@ -313,16 +379,15 @@ func (f *tcpFlow) newAck(sm *sim, a int64) {
 	f.sndNxt = max(f.sndNxt, a)
 	f.dupacks = 0
 	f.signalled = min(f.signalled, f.maxSent-a)
-	f.law.OnAck(float64(newly-consumed), f.obs(sm))
+	f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
 	switch {
-	case a >= f.nPkts:
-		f.completion = sm.now - f.startS
-		f.readCwnd(sm)
-		f.finish(sm.now)
 	case f.maxSent > a:
 		f.setTimer(sm, sm.now+f.rto(sm))
 	default:
 		f.rtoAt = math.Inf(1)
+		if c := f.conn; c.nextData == c.nPkts {
+			c.complete(sm)
+		}
 	}
 }
 
@@ -350,7 +415,7 @@ func (f *tcpFlow) dupAck(sm *sim) {
 // singledup_, on by default).
 func (f *tcpFlow) limitedTransmit(sm *sim) {
 	out := float64(f.sndNxt - f.sndUna)
-	if f.sndNxt < f.nPkts && out < math.Floor(f.cwnd)+float64(f.dupacks) && out < math.Floor(f.rwnd) {
+	if f.hasData() && out < math.Floor(f.cwnd)+float64(f.dupacks) && out < math.Floor(f.rwnd) {
 		f.transmit(sm, f.sndNxt)
 		f.sndNxt++
 	}
@@ -364,7 +429,7 @@ func (f *tcpFlow) fastRetransmit(sm *sim) {
 	sm.lossEvent(f.idx)
 	f.recover = f.maxSent
 	f.timing = false
-	f.law.OnLoss(f.obs(sm))
+	f.conn.law.OnLoss(f.obs(sm))
 	f.readCwnd(sm)
 	if f.recovery == model.RecoveryTahoe {
 		f.sndNxt = f.sndUna
@@ -383,7 +448,7 @@ func (f *tcpFlow) timeout(sm *sim) {
 	f.account(sm.now)
 	f.timeouts++
 	sm.lossEvent(f.idx)
-	f.law.OnTimeout(f.obs(sm))
+	f.conn.law.OnTimeout(f.obs(sm))
 	f.readCwnd(sm)
 	f.recover = f.maxSent
 	f.inRecovery, f.inflation = false, 0
@@ -399,6 +464,9 @@ func (f *tcpFlow) timeout(sm *sim) {
 		f.reinitSRTT = true
 	}
 	f.setTimer(sm, sm.now+f.rto(sm))
+	if sm.set.SACK {
+		f.enterLoss()
+	}
 	f.trySend(sm)
 }
 
@@ -423,7 +491,11 @@ func (f *tcpFlow) receive(sm *sim, p *pkt) {
 		}
 	}
 	if !sm.set.DelayedAck || !inOrder || fillsGap {
-		f.sendAck(sm, p.sentAt)
+		sack := int64(-1)
+		if p.seq > f.rcvNxt {
+			sack = p.seq // held out of order: the ACK's SACK block reports it
+		}
+		f.sendAck(sm, p.sentAt, sack)
 		return
 	}
 	f.ackPending++
@@ -432,46 +504,61 @@ func (f *tcpFlow) receive(sm *sim, p *pkt) {
 		sm.q.push(sm.now+DelayedAckS, event{kind: evDelAck, idx: f.idx, gen: f.delackGen})
 		return
 	}
-	f.sendAck(sm, f.ackEcho)
+	f.sendAck(sm, f.ackEcho, -1)
 }
 
 func (f *tcpFlow) onDelAckEvent(sm *sim, gen uint32) {
 	if gen == f.delackGen && f.ackPending > 0 {
-		f.sendAck(sm, f.ackEcho)
+		f.sendAck(sm, f.ackEcho, -1)
 	}
 }
 
 // sendAck sends a cumulative ACK echoing a send time (as TCP timestamps do) over the
-// uncongested reverse path (see sim.ackDelay).
-func (f *tcpFlow) sendAck(sm *sim, echo float64) {
+// uncongested reverse path (see sim.ackDelay). sack is the out-of-order packet that
+// triggered it, -1 for none: with Settings.SACK the sender's scoreboard records it.
+func (f *tcpFlow) sendAck(sm *sim, echo float64, sack int64) {
 	f.ackPending = 0
 	f.delackGen++
 	if !sm.pathUp(f.path, math.Inf(1)) {
 		return
 	}
-	sm.q.push(sm.now+sm.ackDelay(f.path, f.header), event{kind: evAck, idx: f.idx, at: sm.now, pkt: pkt{seq: f.rcvNxt, sentAt: echo}})
+	sm.q.push(sm.now+sm.ackDelay(f.path, f.header), event{kind: evAck, idx: f.idx, at: sm.now, sack: sack, pkt: pkt{seq: f.rcvNxt, sentAt: echo}})
 }
 
-func (f *tcpFlow) sample(sm *sim, i int) model.Sample {
+func (f *tcpFlow) sample(sm *sim) model.Sample {
 	rate := (f.deliveredBytes - f.sampleBytes) * 8 / sm.set.SampleS
 	f.sampleBytes = f.deliveredBytes
-	ssthresh := f.law.Ssthresh()
+	ssthresh := f.conn.ssthreshOf(f.sub)
 	if math.IsNaN(ssthresh) || math.IsInf(ssthresh, 0) {
 		ssthresh = 0 // none (yet), as model's laws report it
 	}
-	return model.Sample{TS: sm.now, Flow: i, CwndPkts: f.cwnd, Ssthresh: ssthresh, RateBps: rate, RTTS: f.obs(sm).RTT}
+	var queue float64
+	for _, li := range f.path {
+		queue += float64(sm.links[li].queue.len())
+	}
+	rtt, _ := f.rttView()
+	return model.Sample{TS: sm.now, Flow: int(f.conn.flow), Subflow: f.sub, CwndPkts: f.cwnd, Ssthresh: ssthresh, RateBps: rate,
+		RTTS: rtt, QueuePkts: queue, DeliveredPkts: float64(f.delivered)}
 }
 
-func (f *tcpFlow) result(sm *sim, i int) model.FlowResult {
+// result is the flow's row: a multi-path flow has one per subflow, named "name/k", as the
+// fluid engine's.
+func (f *tcpFlow) result(sm *sim) model.FlowResult {
 	if f.running {
 		f.finish(sm.end)
 	}
-	fl := &sm.scn.Flows[i]
+	c := f.conn
+	fl := &sm.scn.Flows[c.flow]
+	name := fl.Name
+	if c.n > 1 {
+		name = fmt.Sprintf("%s/%d", fl.Name, f.sub)
+	}
 	r := model.FlowResult{
-		Flow:          i,
-		Name:          fl.Name,
+		Flow:          int(c.flow),
+		Subflow:       f.sub,
+		Name:          name,
 		Algorithm:     fl.Algorithm,
-		Path:          fl.Path,
+		Path:          f.pathName,
 		LossEvents:    f.lossEvents,
 		Timeouts:      f.timeouts,
 		SentPkts:      float64(f.sent),
@@ -487,8 +574,8 @@ func (f *tcpFlow) result(sm *sim, i int) model.FlowResult {
 		r.GoodputBps = f.uniqueBytes * 8 / r.ActiveS
 	}
 	if f.completion >= 0 {
-		c := f.completion
-		r.CompletionTimeS = &c
+		ct := f.completion
+		r.CompletionTimeS = &ct
 	}
 	return r
 }

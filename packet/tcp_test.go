@@ -154,8 +154,8 @@ func TestRecoverySemantics(t *testing.T) {
 			switch w := f.cwnd; {
 			case algo == "tahoe" && w != 1:
 				t.Fatalf("tahoe: cwnd %v after fast retransmit at %v s, want 1", w, sm.now)
-			case algo != "tahoe" && (w != f.law.Ssthresh() || w < 2):
-				t.Fatalf("%s: cwnd %v, ssthresh %v after fast retransmit at %v s, want cwnd = ssthresh >= 2", algo, w, f.law.Ssthresh(), sm.now)
+			case algo != "tahoe" && (w != f.conn.law.Ssthresh() || w < 2):
+				t.Fatalf("%s: cwnd %v, ssthresh %v after fast retransmit at %v s, want cwnd = ssthresh >= 2", algo, w, f.conn.law.Ssthresh(), sm.now)
 			}
 		}
 		fr := sm.result().Flows[0]

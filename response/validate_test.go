@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"testing"
@@ -366,4 +367,157 @@ func ExampleValidatePoint() {
 	// Output:
 	// mean_cwnd_pkts: fluid 37.75, packet 36.92, within 3%: true
 	// mean_throughput_bps: fluid 4.405e+06, packet 4.322e+06, within 3%: true
+}
+
+var long = flag.Bool("long", false, "also validate seed001-mptcp with VLIA over its 1000 s (about 40 s)")
+
+// knownFluidGaps are headline metrics the fluid engine misses today, for a cause found in
+// the fluid and reported to its owner (scenario/metric/subject → cause). The test fails
+// when any other gating metric fails, and when one of these passes: the gap has closed.
+var knownFluidGaps = map[string]string{
+	"seed000-slow-start/dropped_pkts/flow 0": "the fluid's RTT is the current queue's (prop + q(t)/C); a packet sender's " +
+		"latest sample is the delay its acknowledged packet met, up to an RTT earlier. COLO's concave slow start grows " +
+		"(baseRTT/RTT)^γ per ACK, so while the queue fills the packet sender grows faster (680 against 400 packets per " +
+		"0.1 s at 3.1–3.3 s) and overflows harder: 2776 drops, C·g·RTT with its sampled gain, against the fluid's 2262",
+}
+
+// The headline of every seed scenario (Headlines), in both engines at their full length:
+// within TolHeadline, sign checks positive, and the scenario's verdict OK, except the
+// known fluid gaps. seed001-mptcp runs its 1000 s (shorter runs weigh the start-up and
+// the slow settling of the subflow on path 2 more, and move the shares: at 300 s LIA's
+// download time is 11% apart); with VLIA only under -long.
+func TestValidateHeadlines(t *testing.T) {
+	for _, c := range []struct {
+		builtin, algo string
+		long          bool
+	}{
+		{"seed000-dumbbell", "", false},
+		{"seed000-colo-random-loss", "", false},
+		{"seed000-slow-start", "", false},
+		{"seed001-mptcp", "", false},
+		{"seed001-mptcp", "vlia", true},
+		{"seed002-mesh", "", false},
+		{"seed004-lfn", "", false},
+	} {
+		t.Run(c.builtin+"/"+c.algo, func(t *testing.T) {
+			if c.long && !*long {
+				t.Skip("-long runs it")
+			}
+			t.Parallel()
+			sc, err := model.Builtin(c.builtin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.algo != "" {
+				if err := sc.SetAlgorithm(c.algo); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := sc.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			v, err := Validate(context.Background(), sc, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			headlines, gaps := 0, 0
+			for _, m := range v.Metrics {
+				key := fmt.Sprintf("%s/%s/%s", c.builtin, m.Metric, metricSubject(m))
+				if m.Headline {
+					headlines++
+					t.Logf("%-28s %-10s fluid %12.6g packet %12.6g  %.2f%%", m.Metric, metricSubject(m), m.Fluid, m.Packet, 100*m.RelErr)
+				}
+				_, gap := knownFluidGaps[key]
+				switch {
+				case gap && m.OK:
+					t.Errorf("%s passes (%.2f%%): the known fluid gap has closed, remove it", key, 100*m.RelErr)
+				case gap:
+					gaps++
+					t.Logf("known fluid gap %s: %.2f%% apart", key, 100*m.RelErr)
+				case !m.OK && !m.Informational:
+					t.Errorf("%s: fluid %.6g, packet %.6g, %.2f%% apart, tolerance %g%%", key, m.Fluid, m.Packet, 100*m.RelErr, 100*m.Tolerance)
+				}
+			}
+			if headlines == 0 {
+				t.Errorf("no headline metrics")
+			}
+			if v.OK != (gaps == 0 && len(v.Failed()) == 0) {
+				t.Errorf("verdict %v with %d failed gating metrics", v.OK, len(v.Failed()))
+			}
+		})
+	}
+}
+
+// metricSubject is "flow 0", "flow 0/1" (a subflow), "link l" or "all".
+func metricSubject(m Metric) string {
+	switch {
+	case m.Flow != nil && m.Subflow != nil:
+		return fmt.Sprintf("flow %d/%d", *m.Flow, *m.Subflow)
+	case m.Flow != nil:
+		return fmt.Sprintf("flow %d", *m.Flow)
+	case m.Link != "":
+		return "link " + m.Link
+	}
+	return "all"
+}
+
+// Flows that share no link run apart: seed000-colo-random-loss is four copies of the
+// dumbbell (one flow and three links each), seed001-mptcp one group (the MPTCP flow
+// joins its two paths, the TCP flow shares path 2); each group is a valid scenario, and
+// merging puts rows and links back in the scenario's order.
+func TestIndependentGroups(t *testing.T) {
+	for _, c := range []struct {
+		builtin string
+		groups  int
+	}{{"seed000-colo-random-loss", 4}, {"seed001-mptcp", 1}, {"seed002-mesh", 3}, {"seed003-dumbbell", 1}} {
+		sc, err := model.Builtin(c.builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		gs := independentGroups(sc)
+		if len(gs) != c.groups {
+			t.Errorf("%s: %d groups, want %d", c.builtin, len(gs), c.groups)
+		}
+		links, flows := 0, 0
+		var merged *model.Result
+		for _, g := range gs {
+			sub := g.scenario(sc)
+			if err := sub.Validate(); err != nil {
+				t.Errorf("%s: group %v is not a valid scenario: %v", c.builtin, g.flows, err)
+			}
+			links += len(g.links)
+			flows += len(g.flows)
+			r := &model.Result{}
+			for i, f := range sub.Flows {
+				for k, p := range f.PathNames() {
+					r.Flows = append(r.Flows, model.FlowResult{Flow: i, Subflow: k, Name: f.Name, Path: p})
+				}
+			}
+			for _, l := range sub.Links {
+				r.Links = append(r.Links, model.LinkResult{Link: l.Name})
+			}
+			merged = g.merge(sc, merged, r)
+		}
+		sortResult(merged)
+		if links != len(sc.Links) || flows != len(sc.Flows) {
+			t.Errorf("%s: groups hold %d links and %d flows, want %d and %d", c.builtin, links, flows, len(sc.Links), len(sc.Flows))
+		}
+		row := 0
+		for i, f := range sc.Flows {
+			for k := range f.PathNames() {
+				if got := merged.Flows[row]; got.Flow != i || got.Subflow != k || got.Name != f.Name {
+					t.Errorf("%s: row %d is flow %d/%d %q, want %d/%d %q", c.builtin, row, got.Flow, got.Subflow, got.Name, i, k, f.Name)
+				}
+				row++
+			}
+		}
+		for i, l := range sc.Links {
+			if merged.Links[i].Link != l.Name {
+				t.Errorf("%s: link %d is %q, want %q", c.builtin, i, merged.Links[i].Link, l.Name)
+			}
+		}
+	}
 }
