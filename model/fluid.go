@@ -993,6 +993,9 @@ func (s *fluidSystem) apply(a timedAction, t float64) {
 				s.loss(f, t, y[f.off:f.off+f.nLaw])
 			}
 		}
+		if f.watch >= 0 && y[f.off+f.sub] >= f.watch {
+			s.watchCrossed(a.idx, t) // already there: a loss that did not reduce the window
+		}
 	case actFlowStop:
 		s.finish(&s.flows[a.idx], t)
 	case actLink:
@@ -1144,11 +1147,7 @@ func (s *fluidSystem) handle(ev int, t float64) {
 			f.done = true
 			s.finish(f, t)
 		case flowGuardWatch:
-			f.watchHit = true
-			s.crossings = append(s.crossings, Crossing{Flow: fi, CwndPkts: f.watch, TS: t, SinceStartS: t - f.start})
-			if s.set.StopAtWatch && s.allWatchesHit() {
-				s.end = t
-			}
+			s.watchCrossed(fi, t)
 		}
 	} else {
 		s.switchQueue((ev-nf)/linkGuards, (ev-nf)%linkGuards, t, y)
@@ -1208,6 +1207,17 @@ func (s *fluidSystem) flowIndex(f *fluidFlow) int {
 		}
 	}
 	return -1
+}
+
+// watchCrossed records that flow fi's window reached its watched level at time t and ends
+// the run when every watch asked to.
+func (s *fluidSystem) watchCrossed(fi int, t float64) {
+	f := &s.flows[fi]
+	f.watchHit = true
+	s.crossings = append(s.crossings, Crossing{Flow: fi, CwndPkts: f.watch, TS: t, SinceStartS: t - f.start})
+	if s.set.StopAtWatch && s.allWatchesHit() {
+		s.end = t
+	}
 }
 
 func (s *fluidSystem) allWatchesHit() bool {
