@@ -777,8 +777,8 @@ func ValidatePoint(ctx context.Context, spec PointSpec) (*Validation, error) {
 	}
 	v := &Validation{Point: &spec, Form: ValidationForm, Seed: spec.Seed, OK: true, Fluid: fl, Packet: pk}
 	if n := pk.Flows[0].Timeouts; n > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("the packet sender timed out %d time(s) in %d loss events; the fluid laws have no timeouts",
-			n, pk.Flows[0].LossEvents))
+		v.Notes = append(v.Notes, fmt.Sprintf("the packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
+			n, pk.Flows[0].LossEvents, fl.Flows[0].Timeouts))
 	}
 	cwnd := compare("mean_cwnd_pkts", fw, pw, 0, tol)
 	thr := compare("mean_throughput_bps", fr, pr, 0, tol)
