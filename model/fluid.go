@@ -174,7 +174,8 @@ type fluidFlow struct {
 	completion      float64 // s since start, NaN until done
 	endT            float64
 	// per evaluation scratch
-	rtt     float64
+	rtt     float64 // round-trip time now, s
+	rttSeen float64 // the round-trip time the sender's latest sample reports, s
 	rate    float64 // bytes/s sent
 	arrive  []float64
 	deliver float64
@@ -486,6 +487,7 @@ func (s *fluidSystem) evaluate(t float64, y []float64) {
 		f := &s.flows[fi]
 		rtt := s.pathRTT(f, y)
 		f.rtt = rtt
+		f.rttSeen = f.propRTT
 		f.rate = 0
 		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
 			f.rate = math.Min(y[f.off+f.sub], f.rwnd) * f.wire / rtt
@@ -543,6 +545,19 @@ func (s *fluidSystem) evaluate(t float64, y []float64) {
 		f := &s.flows[fi]
 		last := len(f.links) - 1
 		f.deliver = s.departShare(f.links[last], f.arrive[last])
+		// What the sender's latest RTT sample says: the queues it met one round trip ago,
+		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
+		for _, li := range f.links {
+			l := &s.links[li]
+			if l.capBps <= 0 {
+				continue
+			}
+			q := y[l.off+lvQueue]
+			if l.mode == queueBusy {
+				q -= f.rtt * (l.arrive - l.depart)
+			}
+			f.rttSeen += math.Max(q, 0) / l.capBps
+		}
 	}
 }
 
@@ -931,12 +946,12 @@ func (s *fluidSystem) timedActions() []timedAction {
 // obsFor is what flow f's law observes at time t (after ensure): for a subflow of a
 // multi-path flow, every sibling's RTT as well.
 func (s *fluidSystem) obsFor(f *fluidFlow, t float64) Observation {
-	o := Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT, Subflow: f.sub}
+	o := Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.propRTT, Subflow: f.sub}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
 			sib := &s.flows[f.first+k]
-			subs[k] = SubflowObservation{RTT: sib.rtt, BaseRTT: sib.propRTT}
+			subs[k] = SubflowObservation{RTT: sib.rttSeen, BaseRTT: sib.propRTT}
 		}
 		o.Subflows = subs
 	}
