@@ -8,13 +8,15 @@ import (
 	"github.com/tcpfluid/tcpfluid/packet"
 )
 
-// runEngine runs a validated scenario in the named engine.
-func runEngine(ctx context.Context, engine string, sc *model.Scenario, seed uint64, sampleS float64) (*model.Result, error) {
+// runEngine runs a validated scenario in the named engine; pkt sets the packet engine's
+// options (seed and sampling come from the other arguments).
+func runEngine(ctx context.Context, engine string, sc *model.Scenario, seed uint64, sampleS float64, pkt packet.Settings) (*model.Result, error) {
 	switch engine {
 	case "fluid":
 		return model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, SampleS: sampleS})
 	case "packet":
-		return packet.Run(ctx, sc, packet.Settings{Seed: seed, SampleS: sampleS})
+		pkt.Seed, pkt.SampleS = seed, sampleS
+		return packet.Run(ctx, sc, pkt)
 	}
 	return nil, fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, engine)
 }

@@ -96,6 +96,7 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"run"}, "--builtin"},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--engine", "ns3"}, "ns3"},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--duration", "-5s"}, "duration"},
+		{[]string{"run", "--builtin", "seed000-dumbbell", "--engine", "packet", "--jitter", "soon"}, "jitter"},
 		{[]string{"response", "--p-min", "2"}, "p-min"},
 		{[]string{"converge", "--bandwidth", "fast"}, "fast"},
 		{[]string{"fairness", "--mode", "odd"}, "odd"},

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/packet"
 )
 
 func scenarioFlags() []cli.Flag {
@@ -101,6 +102,9 @@ func runCommand() *cli.Command {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw"},
 		&cli.StringFlag{Name: "trace", Usage: "write the time series as CSV to `FILE`"},
 		&cli.StringFlag{Name: "sample", Value: "", Usage: "trace interval (default: duration/1000)"},
+		&cli.BoolFlag{Name: "sack", Usage: "packet engine: SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe"},
+		&cli.StringFlag{Name: "jitter", Usage: "packet engine: random send delay up to this (e.g. 1ms), to break drop-tail phase effects"},
+		&cli.BoolFlag{Name: "delayed-ack", Usage: "packet engine: receivers acknowledge every second packet"},
 		formatFlag(),
 	)
 	return &cli.Command{
@@ -134,7 +138,13 @@ func runAction(c *cli.Context) error {
 	if format != formatCSV && c.String("trace") == "" {
 		sample = 0
 	}
-	res, err := runEngine(c.Context, c.String("engine"), sc, c.Uint64("seed"), sample)
+	pkt := packet.Settings{SACK: c.Bool("sack"), DelayedAck: c.Bool("delayed-ack")}
+	if j := c.String("jitter"); j != "" {
+		if pkt.JitterS, err = model.ParseDuration(j); err != nil {
+			return fmt.Errorf("%w: --jitter: %w", errUsage, err)
+		}
+	}
+	res, err := runEngine(c.Context, c.String("engine"), sc, c.Uint64("seed"), sample, pkt)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/packet"
 	"github.com/tcpfluid/tcpfluid/report"
 	"github.com/tcpfluid/tcpfluid/response"
 )
@@ -147,7 +148,7 @@ func sweepAction(c *cli.Context) error {
 	}
 	spec.Engine = engine
 	spec.Run = func(ctx context.Context, sc *model.Scenario, seed uint64) (*model.Result, error) {
-		return runEngine(ctx, engine, sc, seed, 0)
+		return runEngine(ctx, engine, sc, seed, 0, packet.Settings{})
 	}
 	if isTerminal(c.App.ErrWriter) {
 		spec.Progress = newProgressBar(c.App.ErrWriter).update
