@@ -526,10 +526,13 @@ func (f *coupledFluid) SsthreshOf(k int) float64 {
 }
 
 // Ssthresh is the sum of the subflows' thresholds, as the flow's window is their sum.
-func (f *coupledFluid) Ssthresh() float64 {
+func (f *coupledFluid) Ssthresh() float64 { return sumOver(f.n, f.SsthreshOf) }
+
+// sumOver is Σ of(k) over n subflows.
+func sumOver(n int, of func(k int) float64) float64 {
 	var s float64
-	for k := range f.n {
-		s += f.SsthreshOf(k)
+	for k := range n {
+		s += of(k)
 	}
 	return s
 }
@@ -543,13 +546,7 @@ type coupledEvent struct {
 }
 
 // Cwnd is the flow's window: the sum of the subflows'.
-func (e *coupledEvent) Cwnd() float64 {
-	var s float64
-	for _, w := range e.cwnd {
-		s += w
-	}
-	return s
-}
+func (e *coupledEvent) Cwnd() float64 { return sumOver(e.n, e.CwndOf) }
 
 // CwndOf is subflow k's window in packets (0 for a subflow the flow does not have).
 func (e *coupledEvent) CwndOf(k int) float64 {
@@ -571,13 +568,7 @@ func (e *coupledEvent) SsthreshOf(k int) float64 {
 }
 
 // Ssthresh is the sum of the subflows' thresholds.
-func (e *coupledEvent) Ssthresh() float64 {
-	var s float64
-	for k := range e.n {
-		s += e.SsthreshOf(k)
-	}
-	return s
-}
+func (e *coupledEvent) Ssthresh() float64 { return sumOver(e.n, e.SsthreshOf) }
 
 func (e *coupledEvent) Recovery() Recovery { return RecoveryNewReno }
 

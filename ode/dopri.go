@@ -405,10 +405,7 @@ func (dp *DormandPrince) LastStep() (t0, t1 float64) {
 // derivative evaluation.
 func (dp *DormandPrince) Interpolate(dst *mat.VecDense, t float64) {
 	if !dp.hasStep {
-		raw := dst.RawVector()
-		for i, v := range dp.y.d {
-			raw.Data[i*raw.Inc] = v
-		}
+		copyInto(dst, dp.y.d)
 		return
 	}
 	t0, h, c := dp.quartic()

@@ -153,7 +153,12 @@ func writeVec(dst **mat.VecDense, src []float64) {
 	if *dst == nil || (*dst).IsEmpty() || (*dst).Len() != len(src) {
 		*dst = mat.NewVecDense(len(src), nil)
 	}
-	raw := (*dst).RawVector()
+	copyInto(*dst, src)
+}
+
+// copyInto copies src into dst, which has len(src) elements at any increment.
+func copyInto(dst *mat.VecDense, src []float64) {
+	raw := dst.RawVector()
 	if raw.Inc == 1 {
 		copy(raw.Data[:len(src)], src)
 		return

@@ -150,10 +150,7 @@ func (rk *RK4) LastStep() (t0, t1 float64) {
 // Interpolate implements Dense with the cubic Hermite interpolant of the last step.
 func (rk *RK4) Interpolate(dst *mat.VecDense, t float64) {
 	if !rk.hasStep {
-		raw := dst.RawVector()
-		for i, v := range rk.y.d {
-			raw.Data[i*raw.Inc] = v
-		}
+		copyInto(dst, rk.y.d)
 		return
 	}
 	t0, h, c := rk.quartic()

@@ -72,22 +72,12 @@ func (f *tcpFlow) sackNewAck(sm *sim, a int64) {
 		return
 	}
 	f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
-	if f.maxSent > a {
-		f.setTimer(sm, sm.now+f.rto(sm))
-		return
-	}
-	f.rtoAt = math.Inf(1)
-	if c := f.conn; c.nextData == c.nPkts {
-		c.complete(sm)
-	}
+	f.afterNewAck(sm, a)
 }
 
 // sackDupAck counts a duplicate ACK and starts fast recovery at the third.
 func (f *tcpFlow) sackDupAck(sm *sim) {
-	f.dupacks++
-	if f.signalled < f.maxSent-f.sndUna {
-		f.signalled++
-	}
+	f.countDupAck()
 	if f.inRecovery || f.lossState || f.dupacks < DupAckThreshold || f.sndUna < f.recover {
 		return
 	}

@@ -380,22 +380,32 @@ func (f *tcpFlow) newAck(sm *sim, a int64) {
 	f.dupacks = 0
 	f.signalled = min(f.signalled, f.maxSent-a)
 	f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
-	switch {
-	case f.maxSent > a:
+	f.afterNewAck(sm, a)
+}
+
+// afterNewAck restarts the retransmission timer while data are outstanding above a, or
+// stops it and completes a finite transfer whose data are all acknowledged.
+func (f *tcpFlow) afterNewAck(sm *sim, a int64) {
+	if f.maxSent > a {
 		f.setTimer(sm, sm.now+f.rto(sm))
-	default:
-		f.rtoAt = math.Inf(1)
-		if c := f.conn; c.nextData == c.nPkts {
-			c.complete(sm)
-		}
+		return
+	}
+	f.rtoAt = math.Inf(1)
+	if c := f.conn; c.nextData == c.nPkts {
+		c.complete(sm)
 	}
 }
 
-func (f *tcpFlow) dupAck(sm *sim) {
+// countDupAck counts a duplicate ACK and one more packet it reports delivered.
+func (f *tcpFlow) countDupAck() {
 	f.dupacks++
 	if f.signalled < f.maxSent-f.sndUna {
 		f.signalled++
 	}
+}
+
+func (f *tcpFlow) dupAck(sm *sim) {
+	f.countDupAck()
 	switch {
 	case f.inRecovery:
 		f.inflation++
