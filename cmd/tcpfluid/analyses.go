@@ -44,6 +44,27 @@ func parseQuantities(flag, s string, parse func(string) (float64, error)) ([]flo
 	return out, nil
 }
 
+// quantityFlag is a flag with units and where its value goes.
+type quantityFlag struct {
+	flag  string
+	dst   *float64
+	parse func(string) (float64, error)
+}
+
+// parseFlags parses each set flag into its destination; unset flags leave it as it is.
+func parseFlags(c *cli.Context, flags []quantityFlag) error {
+	for _, q := range flags {
+		v, err := parseQuantity(c, q.flag, q.parse)
+		if err != nil {
+			return err
+		}
+		if c.String(q.flag) != "" {
+			*q.dst = v
+		}
+	}
+	return nil
+}
+
 func parseQuantity(c *cli.Context, flag string, parse func(string) (float64, error)) (float64, error) {
 	s := c.String(flag)
 	if s == "" {
@@ -119,16 +140,12 @@ func responseAction(c *cli.Context) error {
 		Points: c.Int("points"), Seed: c.Uint64("seed"), Workers: c.Int("workers"),
 		WarmupLosses: c.Int("warmup-losses"),
 	}
-	if s.PMin, err = parseQuantity(c, "p-min", model.ParseNumber); err != nil {
-		return err
-	}
-	if s.PMax, err = parseQuantity(c, "p-max", model.ParseNumber); err != nil {
-		return err
-	}
-	if s.RTTS, err = parseQuantity(c, "rtt", model.ParseDuration); err != nil {
-		return err
-	}
-	if s.MSSBytes, err = parseQuantity(c, "mss", model.ParseSize); err != nil {
+	if err := parseFlags(c, []quantityFlag{
+		{"p-min", &s.PMin, model.ParseNumber},
+		{"p-max", &s.PMax, model.ParseNumber},
+		{"rtt", &s.RTTS, model.ParseDuration},
+		{"mss", &s.MSSBytes, model.ParseSize},
+	}); err != nil {
 		return err
 	}
 	if s.Params, err = paramOverrides(c); err != nil {
@@ -304,11 +321,7 @@ func fairnessAction(c *cli.Context) error {
 	if s.DropRule != model.DropSynchronized && s.DropRule != model.DropProportional {
 		return fmt.Errorf("%w: --drop-rule %q: want synchronized or proportional", errUsage, s.DropRule)
 	}
-	for _, q := range []struct {
-		flag  string
-		dst   *float64
-		parse func(string) (float64, error)
-	}{
+	if err := parseFlags(c, []quantityFlag{
 		{"start-gap", &s.StartGapS, model.ParseDuration},
 		{"bottleneck", &s.BottleneckBps, model.ParseRate},
 		{"bottleneck-delay", &s.BottleneckDelayS, model.ParseDuration},
@@ -318,10 +331,8 @@ func fairnessAction(c *cli.Context) error {
 		{"duration", &s.DurationS, model.ParseDuration},
 		{"measure-from", &s.MeasureFromS, model.ParseDuration},
 		{"window", &s.WindowS, model.ParseDuration},
-	} {
-		if *q.dst, err = parseQuantity(c, q.flag, q.parse); err != nil {
-			return err
-		}
+	}); err != nil {
+		return err
 	}
 	pkts, bdp, err := model.ParseBuffer(c.String("buffer"))
 	if err != nil || pkts > 0 {
