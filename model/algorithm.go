@@ -56,6 +56,18 @@ type FlowConfig struct {
 	MaxCwnd         float64 // packets; the receiver window cap (rwnd / MSS)
 	MSSBytes        float64 // bytes per packet
 	Subflows        int     // paths of a multi-path flow; 0 or 1 for single-path flows
+	// PacketsPerAck is how many in-order packets the receiver acknowledges at once: 2 with
+	// delayed ACKs (Flow.DelayedAck), else 1. Only laws that count ACKs rather than packets
+	// acknowledged need it, in their fluid face (the event face sees the ACKs).
+	PacketsPerAck float64
+}
+
+// packetsPerAck is c.PacketsPerAck, 1 when unset.
+func (c FlowConfig) packetsPerAck() float64 {
+	if c.PacketsPerAck > 1 {
+		return c.PacketsPerAck
+	}
+	return 1
 }
 
 // Recovery names the loss-recovery semantics the packet engine applies around an

@@ -1023,3 +1023,17 @@ func BenchmarkAlgoOnAck(b *testing.B) {
 		})
 	}
 }
+
+// CUBIC's fast convergence compares whole packets, as Linux's integer cwnd and
+// last_max_cwnd do: a loss at 1000.1 packets after W_max = 1000.2 keeps W_max = W (a
+// real-valued test would lower it), and at 999.9 it lowers W_max to W·(1 + β)/2.
+func TestCubicFastConvergenceWholePackets(t *testing.T) {
+	for _, c := range []struct{ w, want float64 }{{1000.1, 1000.1}, {999.9, 999.9 * 0.85}} {
+		e := newCubicEpoch(cubicParams{c: 0.4, beta: 0.7, fastConvergence: 1, friendly: 1})
+		e.wMax = 1000.2
+		e.congestion(c.w)
+		if math.Abs(e.wMax-c.want) > 1e-9 {
+			t.Errorf("loss at %g after W_max 1000.2: W_max %.6g, want %.6g", c.w, e.wMax, c.want)
+		}
+	}
+}

@@ -22,7 +22,8 @@ func seed001MPTCP() *Scenario {
 			"flow LIA is designed to be fair to; ACKs return uncongested; a full queue drops from one " +
 			"flow at a time, chosen in proportion to its arrivals (drop rule proportional), as the " +
 			"testbed's drop-tail queues do: the synchronized rule would halve the small MPTCP subflow " +
-			"at every overflow of p2.",
+			"at every overflow of p2; the receivers delay their ACKs, as Linux's do (one ACK per two " +
+			"packets), which halves LIA's growth: the testbed's LIA (mptcp_coupled.c) counts ACKs, not packets.",
 		DurationS: 1000,
 		DropRule:  DropProportional,
 		Links: []Link{
@@ -34,8 +35,8 @@ func seed001MPTCP() *Scenario {
 			{Name: "p2", Links: []string{"l2"}},
 		},
 		Flows: []Flow{
-			{Name: "mptcp", Algorithm: "lia", Paths: []string{"p1", "p2"}, MSSBytes: DefaultMSSBytes, WindowScaling: true},
-			{Name: "tcp", Algorithm: "reno", Path: "p2", MSSBytes: DefaultMSSBytes, WindowScaling: true},
+			{Name: "mptcp", Algorithm: "lia", Paths: []string{"p1", "p2"}, MSSBytes: DefaultMSSBytes, WindowScaling: true, DelayedAck: true},
+			{Name: "tcp", Algorithm: "reno", Path: "p2", MSSBytes: DefaultMSSBytes, WindowScaling: true, DelayedAck: true},
 		},
 	}
 }

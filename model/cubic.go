@@ -116,9 +116,13 @@ func (e *cubicEpoch) estAlpha(west float64) float64 {
 	return e.alpha
 }
 
-// congestion records a loss at window w and returns β·w.
+// congestion records a loss at window w and returns β·w. Fast convergence compares whole
+// packets, as Linux's tcp_cubic.c compares its integer cwnd with last_max_cwnd: a loss a
+// fraction of a packet short of W_max is not a sign of new competition. It matters where
+// periodic loss holds CUBIC at the fixed point W = W_max at every loss, where a real-valued
+// test would flip between the branches on rounding.
 func (e *cubicEpoch) congestion(w float64) float64 {
-	if e.p.fastConvergence == 1 && w < e.wMax {
+	if e.p.fastConvergence == 1 && math.Floor(w) < math.Floor(e.wMax) {
 		e.wMax = w * (1 + e.p.beta) / 2
 	} else {
 		e.wMax = w
@@ -161,6 +165,20 @@ func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
 	}
 	dx[0] = f.win.limit(w, math.Max(target-w, 0)/rtt)
 	dx[1] = alpha / rtt
+}
+
+// perAckInverse: in the Reno-friendly region the window follows W_est, which grows α/W per
+// ACK; on the cubic curve the window tracks a target instead.
+func (f *cubicFluid) perAckInverse(x []float64, o Observation) bool {
+	return !f.win.slowStart && f.friendly(o.Now-f.start, x[1])
+}
+
+// endRecovery starts the epoch's clock when recovery ends, as the event face does at its
+// first ACK in congestion avoidance (Linux: epoch_start = 0 at a loss, set in cong_avoid).
+func (f *cubicFluid) endRecovery(_ []float64, o Observation) {
+	if !f.win.slowStart {
+		f.start = o.Now
+	}
 }
 
 func (f *cubicFluid) Guard(x []float64, _ Observation) float64 { return f.win.guard(x[0]) }

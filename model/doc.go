@@ -60,7 +60,8 @@
 // (periodic and random loss as integrated intensities crossing thresholds, drop-tail
 // overflow with the synchronized or proportional rule and a reaction one RTT later, RED as
 // an intensity from the averaged queue). Every result names its form: FormHybrid, or
-// FormHybridRecovery in which a window holds still for one RTT after each loss.
+// FormHybridRecovery, which counts as a packet sender does (a window held for one RTT after
+// each loss, ⌊W⌋ packets in flight, per-ACK increases at the window reached in the round).
 //
 // A user-defined algorithm implements Algorithm in its own package and calls Register in an
 // init function; New then finds it by name and both engines can run it.

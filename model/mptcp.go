@@ -9,13 +9,18 @@ import "math"
 // flow). Every subflow has its own slow start, ssthresh and receiver-window cap (the
 // machinery of slowstart.go), and a timeout restarts its slow start from one packet.
 //
-// LIA (RFC 6356, Raiciu, Handley & Wischik 2011). Per packet acknowledged on subflow i in
-// congestion avoidance
+// LIA (RFC 6356, Raiciu, Handley & Wischik 2011). Per ACK on subflow i in congestion
+// avoidance
 //
 //	W_i += min(α/W_total, 1/W_i),   α = W_total·max_k(W_k/τ_k²)/(Σ_k W_k/τ_k)²,
 //
-// so α/W_total = max_k(W_k/τ_k²)/(Σ_k W_k/τ_k)²; a loss on i halves W_i. Fluid face: the ACK
-// rate W_i/τ_i makes dW_i/dt = min(α/W_total, 1/W_i)·W_i/τ_i. n identical subflows get
+// so α/W_total = max_k(W_k/τ_k²)/(Σ_k W_k/τ_k)²; a loss on i halves W_i. Per ACK, not per
+// packet acknowledged: RFC 6356 scales by bytes acknowledged, but Linux's implementation
+// (mptcp_coupled.c of the multipath-tcp.org kernel, which seed 001 modified) counts one
+// increase per ACK whatever it acknowledges, and MODELS.md says "per ACK". The two differ
+// only when an ACK covers several packets: behind a delayed-ACK receiver (Flow.DelayedAck)
+// LIA grows half as fast. Slow start counts packets in both. Fluid face: the ACK rate
+// W_i/(τ_i·b), b packets per ACK, makes dW_i/dt = min(α/W_total, 1/W_i)·W_i/(τ_i·b). n identical subflows get
 // α = 1/n, each grows 1/n² packets per RTT and the flow 1/n per RTT; with loss rate p on
 // every path the equilibrium α/W_total = p·W_i/2 gives W_total = sqrt(2/p), one Reno flow's
 // window. The total never grows faster than a Reno flow on the shortest path:
@@ -27,7 +32,7 @@ import "math"
 //
 //	W_r += (W_r/τ_r²)/(Σ_p W_p/τ_p)² + ε_r/W_r,
 //
-// halving on loss. ℓ_r = max(ℓ1_r, ℓ2_r) packets, ℓ2_r acknowledged since r's last loss and
+// halving on loss (per packet acknowledged, as the paper). ℓ_r = max(ℓ1_r, ℓ2_r) packets, ℓ2_r acknowledged since r's last loss and
 // ℓ1_r between its last two; the presumed best paths B maximise ℓ_r/τ_r² (the path where a
 // Reno flow would get most), M is the set of paths with the largest window, and the
 // collected paths are B∖M. If B∖M is empty every ε_r = 0; otherwise
@@ -239,12 +244,15 @@ type coupled struct {
 	gap   []float64
 	bdp   []float64
 	cubic []bool
+	// ackRate is the ACKs per packet delivered, 1/b: what an increase counted per ACK
+	// (LIA, VLIA's LIA subflows) scales by in the fluid face.
+	ackRate float64
 }
 
 func newCoupled(kind int, p mptcpParams, c FlowConfig) coupled {
 	n := max(c.Subflows, 1)
 	cwnd, w := newWindow(c)
-	cp := coupled{kind: kind, p: p, n: n, cwnd0: cwnd, start: w,
+	cp := coupled{kind: kind, p: p, n: n, cwnd0: cwnd, start: w, ackRate: 1 / c.packetsPerAck(),
 		win: make([]window, n), gap: make([]float64, n), bdp: make([]float64, n), cubic: make([]bool, n)}
 	cp.reset()
 	return cp
@@ -434,6 +442,9 @@ func (f *coupledFluid) Deriv(dx, x []float64, o Observation) {
 			rate = slowStartRate(w[k], rtt)
 		} else {
 			rate = f.perAck(k, w, aux, s, o) * w[k] / rtt
+			if f.kind != coupledOLIA {
+				rate *= f.ackRate
+			}
 		}
 		if rate < 0 && w[k] <= 1 {
 			rate = 0 // OLIA's negative ε never takes a window below one packet
@@ -443,6 +454,13 @@ func (f *coupledFluid) Deriv(dx, x []float64, o Observation) {
 			dx[n+k] = w[k] / rtt // packets acknowledged per second
 		}
 	}
+}
+
+// perAckInverse (a single-path flow's, the only ones the recovery form corrects): LIA's
+// and OLIA's increase per ACK on one path is 1/W; a VLIA subflow in CUBIC mode tracks its
+// curve.
+func (f *coupledFluid) perAckInverse([]float64, Observation) bool {
+	return !f.win[0].slowStart && !(f.kind == coupledVLIA && f.cubic[0])
 }
 
 // guardOf is subflow k's slow-start guard.
@@ -600,6 +618,9 @@ func (e *coupledEvent) OnAck(acked float64, o Observation) {
 		return
 	}
 	if left > 0 {
+		if e.kind != coupledOLIA {
+			left = math.Min(left, 1) // one increase per ACK
+		}
 		s := e.sums(e.cwnd, o)
 		e.cwnd[k] += win.limit(e.cwnd[k], left*e.perAck(k, e.cwnd, e.acked, s, o))
 		e.cwnd[k] = math.Max(e.cwnd[k], 1)

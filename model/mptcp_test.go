@@ -854,3 +854,50 @@ func ExampleLIAAlpha() {
 	// α = 0.500 for two identical paths
 	// W_vR = 1221 packets
 }
+
+// LIA counts ACKs (MODELS.md "per ACK"; Linux mptcp_coupled.c): behind a receiver that
+// acknowledges every second packet its congestion-avoidance increase halves, in the fluid
+// face by the ACK rate W/(2τ) and in the event face by one increase per ACK whatever it
+// acknowledges; slow start and OLIA count packets and do not change.
+func TestLIACountsACKs(t *testing.T) {
+	cfg := func(ppa float64) FlowConfig {
+		return FlowConfig{InitialCwnd: 1, InitialSsthresh: 1, MaxCwnd: 1e9, Subflows: 2, PacketsPerAck: ppa}
+	}
+	w, o := []float64{40, 10}, mpObs(1, 0.1, 0.05)
+	for _, name := range []string{"lia", "olia"} {
+		want := 0.5
+		if name == "olia" {
+			want = 1
+		}
+		var dx [2][]float64
+		for i, ppa := range []float64{1, 2} {
+			law := mustAlgo(t, name).NewFluid(cfg(ppa))
+			x := make([]float64, law.Vars())
+			law.Init(x, o)
+			copy(x, w)
+			law.(*coupledFluid).win[0].slowStart, law.(*coupledFluid).win[1].slowStart = false, false
+			dx[i] = make([]float64, len(x))
+			law.Deriv(dx[i], x, o)
+		}
+		for k := range w {
+			if r := dx[1][k] / dx[0][k]; math.Abs(r-want) > 1e-12 {
+				t.Errorf("%s fluid subflow %d: growth with delayed ACKs / without = %.12g, want %g", name, k, r, want)
+			}
+		}
+	}
+	// Event faces: one ACK for two packets against one ACK for one.
+	for _, c := range []struct {
+		name string
+		want float64 // increase for an ACK of two packets / for an ACK of one
+	}{{"lia", 1}, {"vlia", 1}, {"olia", 2}, {"reno", 2}} {
+		inc := func(acked float64) float64 {
+			e := mustAlgo(t, c.name).NewEvent(FlowConfig{InitialCwnd: 20, InitialSsthresh: 20, MaxCwnd: 1e9, Subflows: 1})
+			before := e.Cwnd()
+			e.OnAck(acked, mpObs(1, 0.1))
+			return e.Cwnd() - before
+		}
+		if r := inc(2) / inc(1); math.Abs(r-c.want) > 1e-9 {
+			t.Errorf("%s event face: increase for 2 packets acknowledged / for 1 = %.12g, want %g", c.name, r, c.want)
+		}
+	}
+}

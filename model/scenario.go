@@ -94,6 +94,11 @@ type Flow struct {
 	// change (seed 002): it sends nothing and keeps its state during the outage, and resumes
 	// at min(window before the outage, ssthresh) instead of timing out to one packet.
 	RouteAware bool
+	// DelayedAck makes the flow's receiver acknowledge every second in-order packet, as
+	// Linux and RFC 1122 receivers do (out-of-order packets at once, a timer for a lone
+	// one). Laws that grow per packet acknowledged do not notice; laws that count ACKs
+	// (LIA and VLIA, as Linux's mptcp_coupled.c) grow half as fast.
+	DelayedAck bool
 	StartS     float64 // s
 	StopS      float64 // s; 0 means the end of the scenario
 	SizeBytes  float64 // 0: long-lived; else a finite transfer of this many bytes
@@ -137,6 +142,14 @@ type TimedEvent struct {
 	Kind   EventKind
 	Link   string
 	DelayS float64 // new one-way delay for delay-change (and optionally link-up), s
+}
+
+// PacketsPerAck is the in-order packets one ACK of the flow's receiver acknowledges.
+func (f *Flow) PacketsPerAck() float64 {
+	if f.DelayedAck {
+		return 2
+	}
+	return 1
 }
 
 // PathNames is the flow's paths: Paths for a multi-path flow, else its one Path.

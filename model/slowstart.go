@@ -190,6 +190,9 @@ func (f *windowFluid) Deriv(dx, x []float64, o Observation) {
 	dx[0] = f.win.limit(x[0], rate)
 }
 
+// perAckInverse: a rule's increase per RTT is spread over the round's W ACKs, perRTT/W each.
+func (f *windowFluid) perAckInverse([]float64, Observation) bool { return !f.win.slowStart }
+
 func (f *windowFluid) Guard(x []float64, _ Observation) float64 { return f.win.guard(x[0]) }
 
 func (f *windowFluid) Switch(_ []float64, _ Observation) { f.win.slowStart = false }

@@ -394,6 +394,7 @@ func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
 			})
 		}},
 		{"route_aware", d.flag(&f.RouteAware)},
+		{"delayed_ack", d.flag(&f.DelayedAck)},
 		{"initial_ssthresh", d.quantity(&f.InitialSsthresh, ParseNumber)},
 		{"start", d.quantity(&f.StartS, ParseDuration)},
 		{"stop", d.quantity(&f.StopS, ParseDuration)},

@@ -196,13 +196,14 @@ flows:
     rwnd_pkts: 8000          # ns-2 window_: 8000 × 552 = 4,416,000 bytes
     window_scaling: yes
     initial_cwnd: 2
+    delayed_ack: true
     stop: 10
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := s.Flows[0]
-	if f.RwndBytes != 8000*552 || f.MSSBytes != 552 || !f.WindowScaling || f.InitialCwnd != 2 || f.StopS != 10 ||
+	if f.RwndBytes != 8000*552 || f.MSSBytes != 552 || !f.WindowScaling || f.InitialCwnd != 2 || f.StopS != 10 || !f.DelayedAck ||
 		!reflect.DeepEqual(f.Params, map[string]float64{"beta": 0.8}) {
 		t.Errorf("flow %+v", f)
 	}

@@ -14,9 +14,10 @@ import (
 // window CwndOf(k) and hears of subflow k's ACKs, losses and timeouts with
 // Observation.Subflow = k and every subflow's RTTs in Observation.Subflows.
 type conn struct {
-	flow  int32 // the scenario's flow index
-	first int32 // engine index of subflow 0 (the subflows are consecutive)
-	n     int   // subflows
+	flow       int32 // the scenario's flow index
+	first      int32 // engine index of subflow 0 (the subflows are consecutive)
+	n          int   // subflows
+	delayedAck bool  // the receiver acknowledges every second in-order packet
 
 	alg   model.Algorithm // with the flow's parameters: a route-aware sender re-creates its law from it
 	cfg   model.FlowConfig
@@ -59,8 +60,9 @@ func newConn(s *model.Scenario, i int, first int32) (*conn, error) {
 		c.nPkts = int64(n)
 		c.lastPayload = fl.SizeBytes - (n-1)*fl.MSSBytes
 	}
+	c.delayedAck = fl.DelayedAck
 	c.cfg = model.FlowConfig{InitialCwnd: fl.InitialCwnd, InitialSsthresh: fl.InitialSsthresh, MaxCwnd: fl.RwndBytes / fl.MSSBytes,
-		MSSBytes: fl.MSSBytes, Subflows: c.n}
+		MSSBytes: fl.MSSBytes, Subflows: c.n, PacketsPerAck: fl.PacketsPerAck()}
 	c.law = alg.NewEvent(c.cfg)
 	if c.n > 1 {
 		m, ok := c.law.(model.MultipathEventLaw)

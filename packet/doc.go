@@ -28,12 +28,12 @@
 // independently: the gap from one loss of the source to its next is ⌈E/λ⌉ packets with
 // E ~ Exp(1) and λ = −ln(1−p), a Geometric(p) variate, drawn from the source's own PCG
 // stream on that link (seeded by Settings.Seed), so one source's losses do not depend on
-// other traffic. Flow 0 on link 0 draws from the stream the fluid engine uses for its
-// random-loss thresholds with the same seed (E/p packets there): a one-flow comparison of
-// the engines sees the same losses after the same numbers of packets, common random
-// numbers that leave the engines' difference instead of two independent samples' noise.
-// (Flow 0's stream is the one of the first random-loss link on its path; each source's
-// k-th random-loss link has its own.) With Settings.JitterS each data packet waits a
+// other traffic. On the first random-loss link of its path each flow (or subflow) draws
+// from the stream the fluid engine uses for the same flow's random-loss thresholds with
+// the same seed (E/p packets there): a comparison of the engines sees every flow's losses
+// after the same numbers of its packets, common random numbers that leave the engines'
+// difference instead of two independent samples' noise. (Each source's k-th random-loss
+// link has its own stream.) With Settings.JitterS each data packet waits a
 // further U(0, JitterS) at its sender, in order, before its first link (ns-2's overhead_).
 // Periodic loss drops every (1/p)-th packet of each source crossing the link. A link-down
 // loses the packets queued on it and on its wire, and every arrival until link-up; a delay
@@ -59,7 +59,7 @@
 // snd.max, and sends while next − snd.una < ⌊min(cwnd + inflation, rwnd/MSS)⌋ (at least
 // one): ns-2's integer window, so 65535 bytes of receiver window carry 44 packets of 1460
 // bytes. The receiver acknowledges every packet cumulatively (ns-2's TCPSink), or, with
-// Settings.DelayedAck, every second in-order packet or after DelayedAckS, and out-of-order
+// model.Flow.DelayedAck, every second in-order packet or after DelayedAckS, and out-of-order
 // or gap-filling packets at once (RFC 5681 §4.2). ACKs echo the send time of the packet
 // that triggered them, like TCP timestamps.
 //

@@ -75,10 +75,13 @@ func FuzzRun(f *testing.F) {
 				{AtS: 1.5, Kind: model.EventDelayChange, Link: "a", DelayS: 0},
 			}
 		}
+		for i := range s.Flows {
+			s.Flows[i].DelayedAck = knobs&16 == 16
+		}
 		if err := s.Validate(); err != nil {
 			return
 		}
-		set := Settings{Seed: seed, SampleS: 0.25, MaxEvents: 5_000_000, DelayedAck: knobs&16 == 16, SACK: knobs&32 == 32}
+		set := Settings{Seed: seed, SampleS: 0.25, MaxEvents: 5_000_000, SACK: knobs&32 == 32}
 		if knobs&64 == 64 {
 			set.JitterS = 0.001 * float64(capKbps%7)
 		}

@@ -22,10 +22,6 @@ type Settings struct {
 	// MaxEvents bounds the number of events processed; past it Run fails with
 	// ErrMaxEvents. Default (0) 1e9.
 	MaxEvents int
-	// DelayedAck makes receivers acknowledge every second in-order packet, or after
-	// DelayedAckS, and out-of-order packets at once (RFC 5681 §4.2). Default false: every
-	// packet is acknowledged, like ns-2's Agent/TCPSink.
-	DelayedAck bool
 	// MinRTOS is the lower bound of the retransmission timeout in seconds. Default (0)
 	// 0.2 s, ns-2.35's minrto_ and Linux's TCP_RTO_MIN; RFC 6298 (2.4) recommends 1 s.
 	MinRTOS float64
@@ -80,16 +76,17 @@ var (
 )
 
 // randomLossStream is the PCG stream (the second seed word) of the random losses of source
-// src on the k-th random-loss link of its path (k = 0 for the first). Flow 0's first one
-// gets fluidRandomStream, the stream the fluid engine (model.RunFluid) draws its
-// random-loss thresholds from with the same seed: a one-flow comparison of the engines then
-// sees its losses after the same numbers of packets (common random numbers), and the
-// difference of the engines is not buried in the noise of two independent loss sequences.
+// src on the k-th random-loss link of its path (k = 0 for the first). The first one is the
+// stream the fluid engine (model.RunFluid, model.RandomStream) draws the same flow's
+// random-loss thresholds from with the same seed: a comparison of the engines then sees
+// each flow's losses after the same numbers of its packets (common random numbers), and
+// the difference of the engines is not buried in the noise of two independent loss
+// sequences.
 func randomLossStream(k, src int) uint64 {
 	return fluidRandomStream ^ (uint64(k)<<32 | uint64(src))
 }
 
-// fluidRandomStream is model.RunFluid's generator stream, rand.NewPCG(seed, 0x7cf1d).
+// fluidRandomStream is model.RandomStream.
 const fluidRandomStream = 0x7cf1d
 
 // jitterStream is the PCG stream of the sender jitter (Settings.JitterS).

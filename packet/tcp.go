@@ -481,7 +481,8 @@ func (f *tcpFlow) timeout(sm *sim) {
 }
 
 // receive is the receiver: cumulative ACKs, every packet acknowledged (ns-2 TCPSink)
-// unless Settings.DelayedAck.
+// unless the flow's receiver delays ACKs (model.Flow.DelayedAck): then every second
+// in-order packet, or after DelayedAckS, and out-of-order packets at once (RFC 5681 §4.2).
 func (f *tcpFlow) receive(sm *sim, p *pkt) {
 	payload := f.payload(p.seq)
 	f.delivered++
@@ -500,7 +501,7 @@ func (f *tcpFlow) receive(sm *sim, p *pkt) {
 			f.ooo.set(f.rcvNxt, p.seq)
 		}
 	}
-	if !sm.set.DelayedAck || !inOrder || fillsGap {
+	if !f.conn.delayedAck || !inOrder || fillsGap {
 		sack := int64(-1)
 		if p.seq > f.rcvNxt {
 			sack = p.seq // held out of order: the ACK's SACK block reports it

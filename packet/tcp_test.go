@@ -220,9 +220,9 @@ func TestTimeoutBackoffDuringOutage(t *testing.T) {
 // With delayed ACKs the single packet of the initial window waits DelayedAckS at the
 // receiver (nothing follows it to complete a pair), so the first ACK comes 0.2 s late.
 func TestDelayedAckTimer(t *testing.T) {
-	s := oneLink(t, fastLink, model.Flow{Algorithm: "reno", WindowScaling: true}, 5)
 	for _, delayed := range []bool{false, true} {
-		sm := mustSim(t, s, Settings{DelayedAck: delayed})
+		s := oneLink(t, fastLink, model.Flow{Algorithm: "reno", WindowScaling: true, DelayedAck: delayed}, 5)
+		sm := mustSim(t, s, Settings{})
 		rtt := sm.flows[0].priorRTT
 		first := rtt
 		if delayed {

@@ -19,9 +19,10 @@ import (
 // error, such as `tcpfluid validate`, which exits with code 1 on it.
 var ErrOutOfTolerance = errors.New("fluid and packet engines disagree beyond tolerance")
 
-// ValidationForm is the fluid form every validation runs: FormHybridRecovery holds the
-// window still for one round trip after each loss event, as a packet sender's does while
-// fast recovery repairs the loss, so the two engines model the same cycle.
+// ValidationForm is the fluid form every validation runs: FormHybridRecovery counts as a
+// packet sender does (it holds the window for one round trip after each loss event, as
+// fast recovery does, keeps ⌊W⌋ packets in flight and grows per ACK at the window reached
+// in the round), so the two engines model the same cycle.
 const ValidationForm = model.FormHybridRecovery
 
 // Scenario tolerances: the largest relative difference between the engines that Validate

@@ -104,7 +104,7 @@ func runCommand() *cli.Command {
 		&cli.StringFlag{Name: "sample", Value: "", Usage: "trace interval (default: duration/1000)"},
 		&cli.BoolFlag{Name: "sack", Usage: "packet engine: SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe"},
 		&cli.StringFlag{Name: "jitter", Usage: "packet engine: random send delay up to this (e.g. 1ms), to break drop-tail phase effects"},
-		&cli.BoolFlag{Name: "delayed-ack", Usage: "packet engine: receivers acknowledge every second packet"},
+		&cli.BoolFlag{Name: "delayed-ack", Usage: "every flow's receiver acknowledges every second packet (both engines; a scenario sets it per flow with delayed_ack)"},
 		formatFlag(),
 	)
 	return &cli.Command{
@@ -138,7 +138,12 @@ func runAction(c *cli.Context) error {
 	if format != formatCSV && c.String("trace") == "" {
 		sample = 0
 	}
-	pkt := packet.Settings{SACK: c.Bool("sack"), DelayedAck: c.Bool("delayed-ack")}
+	if c.Bool("delayed-ack") {
+		for i := range sc.Flows {
+			sc.Flows[i].DelayedAck = true
+		}
+	}
+	pkt := packet.Settings{SACK: c.Bool("sack")}
 	if j := c.String("jitter"); j != "" {
 		if pkt.JitterS, err = model.ParseDuration(j); err != nil {
 			return fmt.Errorf("%w: --jitter: %w", errUsage, err)

@@ -37,8 +37,9 @@ func validateCommand() *cli.Command {
 			"out then inform (\"info\") and the headline decides. Flows that share no link run one group at " +
 			"a time, so that both engines draw the same random losses; under the proportional drop rule the " +
 			"packet senders get two packet times of jitter against drop-tail phase effects. The fluid runs " +
-			"in its hybrid-recovery form, which holds the window still for one round trip after each loss " +
-			"as a packet sender in fast recovery does. The exit code is 1 when any metric is out of " +
+			"in its hybrid-recovery form, which counts as a packet sender does: the window holds still for " +
+			"one round trip after each loss (fast recovery), ⌊W⌋ packets are in flight, and per-ACK " +
+			"increases take the window reached in the round. The exit code is 1 when any metric is out of " +
 			"tolerance, after the table or JSON is printed. A response point starts both engines in " +
 			"congestion avoidance at the fluid's mean window; under random loss they draw the same loss " +
 			"sequence (common random numbers) and each metric carries a paired 95% confidence interval. " +
@@ -196,7 +197,7 @@ func writeValidationTable(w io.Writer, v *response.Validation) error {
 	} else {
 		fmt.Fprintf(w, "validate scenario %s, seed %d, fluid drop rule %s\n", v.Scenario, v.Seed, v.DropRule)
 	}
-	fmt.Fprintf(w, "fluid form %s: the window holds still for one RTT after each loss, as in fast recovery\n", v.Form)
+	fmt.Fprintf(w, "fluid form %s: counted as a packet sender counts (recovery hold of one RTT, whole packets in flight)\n", v.Form)
 	for _, headline := range []bool{false, true} {
 		var ms []response.Metric
 		for _, m := range v.Metrics {
