@@ -670,7 +670,8 @@ type PointSpec struct {
 	// WarmupLosses loss events of the packet engine are discarded; default 20.
 	WarmupLosses int `json:"warmup_losses"`
 	// Losses are the packet engine's measured loss events; defaults: periodic 20 (the
-	// sawtooth is deterministic), random 400.
+	// sawtooth is deterministic), random 400, or as many as 10^8 packets hold below
+	// p = 4e-6 (at least 40: 100 at p = 1e-6, a packet run of a minute or so).
 	Losses int `json:"losses"`
 	// StartCwndPkts is the window both engines start from in congestion avoidance, set by
 	// ValidatePoint from a fluid pre-run (see startWindow).
@@ -704,7 +705,10 @@ func (s *PointSpec) defaults() error {
 		s.WarmupLosses = 20
 	}
 	if s.Losses == 0 {
-		s.Losses = map[string]int{"periodic": 20, "random": 400}[s.LossModel]
+		s.Losses = 20
+		if s.LossModel == "random" {
+			s.Losses = int(math.Max(40, math.Min(400, math.Round(1e8*s.P))))
+		}
 	}
 	if s.Batches == 0 {
 		s.Batches = 10

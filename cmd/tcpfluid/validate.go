@@ -18,7 +18,7 @@ func validateCommand() *cli.Command {
 		&cli.StringFlag{Name: "rtt", Value: "100ms", Usage: "response point: round-trip time"},
 		&cli.StringFlag{Name: "mss", Value: "1460B", Usage: "response point: packet size"},
 		&cli.IntFlag{Name: "warmup-losses", Usage: "response point: loss events discarded", DefaultText: "20"},
-		&cli.IntFlag{Name: "losses", Usage: "response point: measured loss events", DefaultText: "periodic 20, random 400"},
+		&cli.IntFlag{Name: "losses", Usage: "response point: measured loss events", DefaultText: "periodic 20, random 400 (fewer below p = 4e-6: 100 at 1e-6)"},
 		&cli.BoolFlag{Name: "table3", Usage: "seed 003's experiment: Tahoe, Reno, NewReno and Vegas in both engines beside its Table 3"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw (both engines)"},
 		formatFlag(),
