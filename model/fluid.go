@@ -148,25 +148,29 @@ type fluidFlow struct {
 	// loss falls in the window being repaired (RFC 5681; MODELS.md "Reno").
 	renoTimeouts bool
 	silentUntil  float64 // a timed-out sender sends nothing until then, s
-	guards       uint8   // bit k: guard slot k can fire for this flow
-	wBefore      float64
-	cnt          int // offset of the subflow's counters
-	name         string
-	algo         string
-	path         string
-	links        []int // link indices in path order
-	law          FluidLaw
-	mss          float64 // payload bytes per packet
-	wire         float64 // bytes per packet on the wire: payload and header
-	rwnd         float64 // packets
-	propRTT      float64 // s
-	start        float64
-	stop         float64
-	sizePkt      float64 // 0: long-lived
-	off          int     // offset of the law's variables (shared by subflows)
-	nLaw         int
-	active       bool
-	done         bool
+	// A sender whose path failed retransmits when its timer expires, at backoffAt, and
+	// backs the timer off by doubling backoffS (RFC 6298 §5.5) until a retransmission gets
+	// through.
+	backoffAt, backoffS float64
+	guards              uint8 // bit k: guard slot k can fire for this flow
+	wBefore             float64
+	cnt                 int // offset of the subflow's counters
+	name                string
+	algo                string
+	path                string
+	links               []int // link indices in path order
+	law                 FluidLaw
+	mss                 float64 // payload bytes per packet
+	wire                float64 // bytes per packet on the wire: payload and header
+	rwnd                float64 // packets
+	propRTT             float64 // s
+	start               float64
+	stop                float64
+	sizePkt             float64 // 0: long-lived
+	off                 int     // offset of the law's variables (shared by subflows)
+	nLaw                int
+	active              bool
+	done                bool
 	// hybrid bookkeeping
 	randomThreshold float64    // Exp(1) draw: the expected losses (p × packets) to the next random loss
 	rng             *rand.Rand // the flow's random-loss stream (RandomStream)
@@ -1076,8 +1080,14 @@ func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
 				}
 				continue
 			}
+			if t < f.silentUntil {
+				continue // still waiting for a backed-off timer: its schedule goes on
+			}
 			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			f.timeouts++
+			rto := math.Max(MinRTOS, f.rtt)
+			f.backoffAt, f.backoffS = t+rto, 2*rto
+			f.silentUntil = math.Inf(1)
 		}
 	case EventLinkUp:
 		l.up = true
@@ -1086,6 +1096,9 @@ func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
 		}
 		for fi := range s.flows {
 			f := &s.flows[fi]
+			if math.IsInf(f.silentUntil, 1) && s.pathUp(f.links) {
+				s.resumeAfterOutage(f, t, y)
+			}
 			if f.routeAware && f.wBefore > 0 && s.pathUp(f.links) {
 				// Resume at min(window before the outage, ssthresh), not slow start.
 				y[f.off+f.sub] = math.Min(f.wBefore, math.Max(ssthreshOf(f.law, f.sub), minResumeWindow))
@@ -1095,6 +1108,22 @@ func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
 	case EventDelayChange:
 		s.setDelay(li, e.DelayS)
 	}
+}
+
+// resumeAfterOutage schedules the first retransmission of a sender whose path failed and
+// is back at time t: at the first expiry of its backed-off timer from then on. Every expiry
+// is a timeout, the law's jump once more (Reno's ssthresh falls to 2 from the second), as
+// in the packet engine; the first was applied at the failure, since the sender hears
+// nothing from then on. The expiries run from the failure at max(MinRTOS, RTT), doubling
+// up to MaxRTOS.
+func (s *fluidSystem) resumeAfterOutage(f *fluidFlow, t float64, y []float64) {
+	for f.backoffAt < t {
+		f.backoffAt += f.backoffS
+		f.backoffS = math.Min(2*f.backoffS, MaxRTOS)
+		f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+		f.timeouts++
+	}
+	f.silentUntil = f.backoffAt
 }
 
 func (s *fluidSystem) setDelay(li int, d float64) {
@@ -1232,6 +1261,9 @@ func (s *fluidSystem) renoTimeout(f *fluidFlow, t float64, x []float64) {
 // MinRTOS is the retransmission timer's floor, s: ns-2.35's and Linux's 0.2 s (RFC 6298
 // says 1 s), as in the packet engine.
 const MinRTOS = 0.2
+
+// MaxRTOS caps a backed-off retransmission timer, s (RFC 6298 §2.5; ns-2's maxrto_).
+const MaxRTOS = 60.0
 
 func (s *fluidSystem) flowIndex(f *fluidFlow) int {
 	for i := range s.flows {

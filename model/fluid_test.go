@@ -296,23 +296,29 @@ func TestFluidCBROverload(t *testing.T) {
 	}
 }
 
-// A link that goes down times every crossing flow out; after it comes back the flow
-// slow-starts again and sends nothing in between.
+// A link that goes down times every crossing flow out, and its timer backs off (RFC 6298
+// §5.5) until a retransmission gets through. Here the RTT never exceeds 0.08 + 0.117 s, so
+// the timer is MinRTOS: expiries 0.2, 0.6, 1.4, 3.0, 6.2 and 12.6 s after the failure at
+// 20 s, six timeouts, and the link back at 30 s carries nothing until 32.6 s. Then
+// NewReno (its slow-start losses cost no timeout) starts from one packet with ssthresh 2
+// (RFC 5681: max(FlightSize/2, 2) after a repeated timeout): one round of slow start and
+// four of congestion avoidance at 0.08 s make 6 packets at 33 s.
 func TestFluidLinkDownUp(t *testing.T) {
-	// NewReno: its slow-start losses cost no timeout, so the one counted is the link's.
-	sc := oneLink("newreno", 10e6, 0.05, 100, 60)
+	sc := oneLink("newreno", 10e6, 0.04, 100, 60)
 	sc.Events = []TimedEvent{{AtS: 20, Kind: EventLinkDown, Link: "l0"}, {AtS: 30, Kind: EventLinkUp, Link: "l0"}}
-	res := runFluid(t, sc, FluidSettings{SampleS: 0.5})
-	if res.Flows[0].Timeouts != 1 {
-		t.Errorf("%d timeouts, want 1", res.Flows[0].Timeouts)
+	res := runFluid(t, sc, FluidSettings{SampleS: 0.2})
+	if res.Flows[0].Timeouts != 6 {
+		t.Errorf("%d timeouts, want 6", res.Flows[0].Timeouts)
 	}
 	for _, s := range flowSamples(res, 0) {
-		if s.TS > 20 && s.TS < 30 && s.RateBps != 0 {
-			t.Fatalf("t = %g s: sending %.4g bit/s over a failed link", s.TS, s.RateBps)
+		if s.TS > 20 && s.TS < 32.6 && s.RateBps != 0 {
+			t.Fatalf("t = %g s: sending %.4g bit/s before the retransmission at 32.6 s", s.TS, s.RateBps)
 		}
-		// RTT 0.1 s: five rounds of slow start from one packet by 30.5 s.
-		if (s.TS == 30 && s.CwndPkts != 1) || (s.TS == 30.5 && math.Abs(s.CwndPkts/32-1) > 1e-3) {
-			t.Errorf("t = %g s: cwnd %.3f, want slow start from 1 packet at 30 s", s.TS, s.CwndPkts)
+		if (math.Abs(s.TS-32.4) < 1e-9 && s.CwndPkts != 1) || (math.Abs(s.TS-33) < 1e-9 && math.Abs(s.CwndPkts-6) > 0.01) {
+			t.Errorf("t = %g s: cwnd %.3f, want 1 until 32.6 s and 6 at 33 s", s.TS, s.CwndPkts)
+		}
+		if s.TS > 32.6 && s.TS < 34 && s.Ssthresh != 2 {
+			t.Fatalf("t = %g s: ssthresh %g, want 2", s.TS, s.Ssthresh)
 		}
 	}
 }

@@ -55,7 +55,7 @@ const (
 	// InitialRTOS is the timeout before the first RTT sample, s (RFC 6298 §2.1; ns-2 uses 3 s).
 	InitialRTOS = 1.0
 	// MaxRTOS caps the backed-off timeout, s (RFC 6298 §2.5; ns-2 maxrto_ 60).
-	MaxRTOS = 60.0
+	MaxRTOS = model.MaxRTOS
 	// ClockGranularityS is G in RTO = SRTT + max(G, 4·RTTVAR), s (ns-2 tcpTick_ 0.01).
 	ClockGranularityS = 0.01
 	// DupAckThreshold is the number of duplicate ACKs that triggers fast retransmit.
