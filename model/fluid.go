@@ -1080,8 +1080,8 @@ func (s *fluidSystem) linkEvent(e TimedEvent, t float64, y []float64) {
 				}
 				continue
 			}
-			if t < f.silentUntil {
-				continue // still waiting for a backed-off timer: its schedule goes on
+			if math.IsInf(f.silentUntil, 1) || (t < f.silentUntil && f.silentUntil == f.backoffAt) {
+				continue // already waiting for its backed-off timer: the schedule goes on
 			}
 			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			f.timeouts++
