@@ -20,10 +20,10 @@ import "math"
 // increase per ACK whatever it acknowledges, and MODELS.md says "per ACK". The two differ
 // only when an ACK covers several packets: behind a delayed-ACK receiver (Flow.DelayedAck)
 // LIA grows half as fast. Slow start counts packets in both. Fluid face: the ACK rate
-// W_i/(τ_i·b), b packets per ACK, makes dW_i/dt = min(α/W_total, 1/W_i)·W_i/(τ_i·b). n identical subflows get
-// α = 1/n, each grows 1/n² packets per RTT and the flow 1/n per RTT; with loss rate p on
-// every path the equilibrium α/W_total = p·W_i/2 gives W_total = sqrt(2/p), one Reno flow's
-// window. The total never grows faster than a Reno flow on the shortest path:
+// W_i/(τ_i·b), b packets per ACK, makes dW_i/dt = min(α/W_total, 1/W_i)·W_i/(τ_i·b). With
+// b = 1, n identical subflows get α = 1/n, each grows 1/n² packets per RTT and the flow 1/n
+// per RTT; with loss rate p on every path the equilibrium α/W_total = p·W_i/2 gives
+// W_total = sqrt(2/p), one Reno flow's window. The total never grows faster than a Reno flow on the shortest path:
 // dW_total/dt ≤ max_k(W_k/τ_k²)/(Σ W_k/τ_k) ≤ 1/τ_min.
 //
 // OLIA (Khalili, Gast, Popovic & Le Boudec, "MPTCP is not Pareto-optimal", CoNEXT 2012 and
@@ -32,7 +32,7 @@ import "math"
 //
 //	W_r += (W_r/τ_r²)/(Σ_p W_p/τ_p)² + ε_r/W_r,
 //
-// halving on loss (per packet acknowledged, as the paper). ℓ_r = max(ℓ1_r, ℓ2_r) packets, ℓ2_r acknowledged since r's last loss and
+// halving on loss. ℓ_r = max(ℓ1_r, ℓ2_r) packets, ℓ2_r acknowledged since r's last loss and
 // ℓ1_r between its last two; the presumed best paths B maximise ℓ_r/τ_r² (the path where a
 // Reno flow would get most), M is the set of paths with the largest window, and the
 // collected paths are B∖M. If B∖M is empty every ε_r = 0; otherwise
