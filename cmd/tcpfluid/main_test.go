@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -152,5 +155,49 @@ func TestCLIResponseConvergeJSON(t *testing.T) {
 	}
 	if r := conv.Results[0]; r.BDPPkts != 12500 || r.FillTimeS < 1249 || r.FillTimeS > 1251 || r.RecoveryTimeS < 624 || r.RecoveryTimeS > 626 {
 		t.Errorf("newreno converge %+v, want BDP 12500, fill 1250 s, recovery 625 s", r)
+	}
+}
+
+// --delayed-ack makes every receiver acknowledge every second packet in both engines: LIA,
+// which counts ACKs, then grows half a packet per RTT in congestion avoidance instead of
+// one; Reno, which counts packets acknowledged, does not notice. From 10 packets with no
+// loss for 30 s of 0.1 s rounds the mean windows are 10 + 75 and 10 + 150 packets.
+func TestCLIRunDelayedAck(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ca.yaml")
+	if err := os.WriteFile(file, []byte(`
+duration: 30s
+links: [{name: l, capacity: 10Gbps, delay: 50ms, buffer: 100000}]
+paths: [{name: p, links: [l]}]
+flows: [{name: f, algorithm: lia, path: p, window_scaling: true, initial_cwnd: 10, initial_ssthresh: 10}]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	meanCwnd := func(algo string, args ...string) float64 {
+		t.Helper()
+		out, err := runCLI(t, append([]string{"run", "--scenario", file, "--algo", algo, "--format", "json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Flows []struct {
+				MeanCwndPkts float64 `json:"mean_cwnd_pkts"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.Flows[0].MeanCwndPkts
+	}
+	for _, c := range []struct {
+		algo     string
+		with, wo float64 // mean cwnd with and without delayed ACKs, packets
+	}{{"lia", 85, 160}, {"reno", 160, 160}} {
+		with, wo := meanCwnd(c.algo, "--delayed-ack"), meanCwnd(c.algo)
+		if math.Abs(with/c.with-1) > 1e-3 || math.Abs(wo/c.wo-1) > 1e-3 {
+			t.Errorf("%s mean cwnd %.2f packets with --delayed-ack and %.2f without, want %g and %g", c.algo, with, wo, c.with, c.wo)
+		}
+	}
+	if _, err := runCLI(t, "run", "--scenario", file, "--duration", "3s", "--engine", "packet", "--delayed-ack", "--format", "json"); err != nil {
+		t.Fatal(err)
 	}
 }
