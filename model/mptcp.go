@@ -500,23 +500,13 @@ func (f *coupledFluid) Switch(x []float64, o Observation) {
 	f.win[k].slowStart = false
 }
 
-func (f *coupledFluid) OnLoss(x []float64, o Observation) {
-	k := f.subflow(o)
-	ok := subflowObs(o, k)
-	f.lossGap(k, f.aux(x))
-	if f.observe(k, x[k], ok) {
-		f.cf[k] = cubicFluid{win: f.win[k], cubicEpoch: newCubicEpoch(f.p.cubic)}
-	}
-	if f.kind == coupledVLIA && f.cubic[k] {
-		sub := [2]float64{x[k], x[f.n+k]}
-		f.cf[k].OnLoss(sub[:], ok)
-		x[k], x[f.n+k] = sub[0], sub[1]
-		return
-	}
-	x[k] = f.win[k].loss(x[k]/2, false)
-}
+func (f *coupledFluid) OnLoss(x []float64, o Observation) { f.congestion(x, o, false) }
 
-func (f *coupledFluid) OnTimeout(x []float64, o Observation) {
+func (f *coupledFluid) OnTimeout(x []float64, o Observation) { f.congestion(x, o, true) }
+
+// congestion applies a loss detected by duplicate ACKs, or a timeout, to the subflow o
+// names: a VLIA subflow may switch to CUBIC at it, and one in CUBIC mode takes CUBIC's jump.
+func (f *coupledFluid) congestion(x []float64, o Observation, timeout bool) {
 	k := f.subflow(o)
 	ok := subflowObs(o, k)
 	f.lossGap(k, f.aux(x))
@@ -525,11 +515,19 @@ func (f *coupledFluid) OnTimeout(x []float64, o Observation) {
 	}
 	if f.kind == coupledVLIA && f.cubic[k] {
 		sub := [2]float64{x[k], x[f.n+k]}
-		f.cf[k].OnTimeout(sub[:], ok)
+		if timeout {
+			f.cf[k].OnTimeout(sub[:], ok)
+		} else {
+			f.cf[k].OnLoss(sub[:], ok)
+		}
 		x[k], x[f.n+k] = sub[0], sub[1]
 		return
 	}
-	x[k] = f.win[k].timeout(x[k])
+	if timeout {
+		x[k] = f.win[k].timeout(x[k])
+	} else {
+		x[k] = f.win[k].loss(x[k]/2, false)
+	}
 }
 
 // SsthreshOf is subflow k's slow-start threshold in packets (0: none yet).
@@ -628,32 +626,28 @@ func (e *coupledEvent) OnAck(acked float64, o Observation) {
 	e.cwnd[k] = win.clamp(e.cwnd[k])
 }
 
-func (e *coupledEvent) OnLoss(o Observation) {
-	k := e.subflow(o)
-	ok := subflowObs(o, k)
-	e.lossGap(k, e.acked)
-	if e.observe(k, e.cwnd[k], ok) {
-		e.toCubic(k)
-	}
-	if e.kind == coupledVLIA && e.cubic[k] {
-		e.ce[k].OnLoss(ok)
-		e.cwnd[k] = e.ce[k].cwnd
-		return
-	}
-	e.cwnd[k] = e.win[k].loss(e.cwnd[k]/2, false)
-}
+func (e *coupledEvent) OnLoss(o Observation) { e.congestion(o, false) }
 
-func (e *coupledEvent) OnTimeout(o Observation) {
+func (e *coupledEvent) OnTimeout(o Observation) { e.congestion(o, true) }
+
+// congestion is the event face of coupledFluid.congestion.
+func (e *coupledEvent) congestion(o Observation, timeout bool) {
 	k := e.subflow(o)
 	ok := subflowObs(o, k)
 	e.lossGap(k, e.acked)
 	if e.observe(k, e.cwnd[k], ok) {
 		e.toCubic(k)
 	}
-	if e.kind == coupledVLIA && e.cubic[k] {
+	switch {
+	case e.kind == coupledVLIA && e.cubic[k] && timeout:
 		e.ce[k].OnTimeout(ok)
 		e.cwnd[k] = e.ce[k].cwnd
-		return
+	case e.kind == coupledVLIA && e.cubic[k]:
+		e.ce[k].OnLoss(ok)
+		e.cwnd[k] = e.ce[k].cwnd
+	case timeout:
+		e.cwnd[k] = e.win[k].timeout(e.cwnd[k])
+	default:
+		e.cwnd[k] = e.win[k].loss(e.cwnd[k]/2, false)
 	}
-	e.cwnd[k] = e.win[k].timeout(e.cwnd[k])
 }
