@@ -59,12 +59,8 @@ func (s *Settings) defaults() error {
 			return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
 		}
 	}
-	switch s.LossModel {
-	case "":
-		s.LossModel = "periodic"
-	case "periodic", "random":
-	default:
-		return fmt.Errorf("%w: loss model %q, want periodic or random", ErrSettings, s.LossModel)
+	if err := checkLossModel(&s.LossModel); err != nil {
+		return err
 	}
 	setDefault(&s.PMin, 1e-7)
 	setDefault(&s.PMax, 1e-2)
@@ -117,6 +113,18 @@ func checkRTT(rtt *float64) error {
 	setDefault(rtt, 0.1)
 	if !(*rtt > 0) || math.IsInf(*rtt, 0) {
 		return fmt.Errorf("%w: rtt %v s, want > 0", ErrSettings, *rtt)
+	}
+	return nil
+}
+
+// checkLossModel defaults a loss model to periodic and checks it.
+func checkLossModel(m *string) error {
+	switch *m {
+	case "":
+		*m = "periodic"
+	case "periodic", "random":
+	default:
+		return fmt.Errorf("%w: loss model %q, want periodic or random", ErrSettings, *m)
 	}
 	return nil
 }

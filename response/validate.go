@@ -685,12 +685,8 @@ func (s *PointSpec) defaults() error {
 	if _, err := model.New(s.Algorithm); err != nil {
 		return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
 	}
-	switch s.LossModel {
-	case "":
-		s.LossModel = "periodic"
-	case "periodic", "random":
-	default:
-		return fmt.Errorf("%w: loss model %q, want periodic or random", ErrSettings, s.LossModel)
+	if err := checkLossModel(&s.LossModel); err != nil {
+		return err
 	}
 	if !(s.P > 0 && s.P < 1) {
 		return fmt.Errorf("%w: loss rate p = %v, want 0 < p < 1", ErrSettings, s.P)
