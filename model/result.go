@@ -60,7 +60,9 @@ type LinkResult struct {
 	Link          string  `json:"link"`
 	MeanQueuePkts float64 `json:"mean_queue_pkts"`
 	Utilisation   float64 `json:"utilisation"` // departures / capacity over the run
-	DroppedPkts   float64 `json:"dropped_pkts"`
+	// DroppedPkts counts the packets the link's queue dropped: a full buffer, RED, a link
+	// down. Losses of the link's random or periodic loss process count for the flow only.
+	DroppedPkts float64 `json:"dropped_pkts"`
 }
 
 // Sample is one row of a time series: one flow (Flow >= 0) or one link (Flow = -1, Link set).

@@ -140,8 +140,9 @@
 // received (copies included), DroppedPkts every one lost anywhere. The sender stops at
 // StopS; packets already sent are still delivered and counted. Per link: MeanQueuePkts is
 // the time-average of the packets in the buffer (including the one being serialized),
-// Utilisation the busy fraction of the run, DroppedPkts every packet dropped there. With
-// Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row per flow or
+// Utilisation the busy fraction of the run, DroppedPkts every packet its queue dropped
+// (full, RED, or the link down; the link's random or periodic losses count for the flow
+// only). With Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row per flow or
 // subflow that has started and not ended (cwnd, ssthresh, the data rate delivered over the
 // last interval, the latest RTT, the packets queued along its path, the packets delivered
 // so far) and one per link (Flow −1, queue in packets).

@@ -90,6 +90,22 @@ func TestRandomLossMathis(t *testing.T) {
 	}
 }
 
+// A link's random losses are the flow's, not the link queue's: on a link whose buffer never
+// fills, the flow's dropped packets are its random losses and the link's drop count is 0,
+// as in the fluid engine.
+func TestRandomLossNotQueueDrop(t *testing.T) {
+	link := fastLink
+	link.Loss, link.LossP = model.LossRandom, 1e-3
+	res, err := Run(context.Background(), oneLink(t, link, model.Flow{Algorithm: "reno", WindowScaling: true}, 100), Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, l := res.Flows[0], res.Links[0]
+	if f.DroppedPkts == 0 || l.DroppedPkts != 0 {
+		t.Errorf("flow dropped %v packets, link %v; want random losses for the flow and none for the link", f.DroppedPkts, l.DroppedPkts)
+	}
+}
+
 // The same seed gives a byte-identical result and trace; another seed draws other random
 // losses.
 func TestDeterminism(t *testing.T) {

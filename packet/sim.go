@@ -384,18 +384,29 @@ func (sm *sim) sourceIndex(p *pkt) int {
 	return int(p.src)
 }
 
-// drop records a packet lost on link li.
-func (sm *sim) drop(li int32, p *pkt) {
-	sm.links[li].dropped++
+// lose records a lost packet against its flow.
+func (sm *sim) lose(p *pkt) {
 	if !p.cbr {
 		sm.flows[p.src].dropped++
 	}
 }
 
-// enqueue offers a packet to link li: loss process, queue discipline, buffer limit.
+// drop records a packet dropped by link li's queue (or by the link being down).
+func (sm *sim) drop(li int32, p *pkt) {
+	sm.links[li].dropped++
+	sm.lose(p)
+}
+
+// enqueue offers a packet to link li: loss process, queue discipline, buffer limit. A loss
+// of the link's loss process is the channel's, counted for the flow only: a link's drops
+// are its queue's, as in the fluid engine.
 func (sm *sim) enqueue(li int32, p pkt) {
 	l := &sm.links[li]
-	if !l.up || l.lossDrop(sm.sourceIndex(&p)) || (l.red && l.redDrop(sm, sm.now)) || l.queue.len() >= l.buffer {
+	if l.up && l.lossDrop(sm.sourceIndex(&p)) {
+		sm.lose(&p)
+		return
+	}
+	if !l.up || (l.red && l.redDrop(sm, sm.now)) || l.queue.len() >= l.buffer {
 		sm.drop(li, &p)
 		return
 	}

@@ -389,6 +389,26 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// A link's utilisation is held to TolUtilisation when either engine congests it (its queue
+// dropped packets, or it was at least 90% busy), else to TolThroughput; a link's random
+// losses are not its queue's drops.
+func TestUtilisationTolerance(t *testing.T) {
+	idle := model.LinkResult{Utilisation: 0.18}
+	for _, c := range []struct {
+		fluid, packet model.LinkResult
+		want          float64
+	}{
+		{idle, idle, TolThroughput},
+		{idle, model.LinkResult{Utilisation: 0.2, DroppedPkts: 1}, TolUtilisation},
+		{model.LinkResult{Utilisation: 0.9}, idle, TolUtilisation},
+		{model.LinkResult{Utilisation: 0.89}, idle, TolThroughput},
+	} {
+		if got := utilisationTolerance(c.fluid, c.packet); got != c.want {
+			t.Errorf("fluid %+v, packet %+v: tolerance %g, want %g", c.fluid, c.packet, got, c.want)
+		}
+	}
+}
+
 // A periodic-loss response point in both engines: Reno at p = 1e-3 (W̄ ≈ 37 packets).
 func ExampleValidatePoint() {
 	v, err := ValidatePoint(context.Background(), PointSpec{Algorithm: "reno", LossModel: "periodic", P: 1e-3})
