@@ -60,6 +60,9 @@ type FlowConfig struct {
 	// delayed ACKs (Flow.DelayedAck), else 1. Only laws that count ACKs rather than packets
 	// acknowledged need it, in their fluid face (the event face sees the ACKs).
 	PacketsPerAck float64
+	// PathBDP is each subflow's path bandwidth-delay product in packets
+	// (Scenario.FlowPathBDPs), known at connection setup; nil when the sender knows none.
+	PathBDP []float64
 }
 
 // packetsPerAck is c.PacketsPerAck, 1 when unset.

@@ -315,7 +315,7 @@ func newFluidSystem(sc *Scenario, set FluidSettings) (*fluidSystem, error) {
 		}
 		rwnd := f.RwndBytes / f.MSSBytes
 		cfg := FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd,
-			MSSBytes: f.MSSBytes, Subflows: len(flowPaths), PacketsPerAck: f.PacketsPerAck()}
+			MSSBytes: f.MSSBytes, Subflows: len(flowPaths), PacketsPerAck: f.PacketsPerAck(), PathBDP: sc.FlowPathBDPs(i)}
 		law := alg.NewFluid(cfg)
 		reno := alg.NewEvent(cfg).Recovery() == RecoveryReno
 		lawOff := sys.dim

@@ -63,15 +63,19 @@ import "math"
 // (LIA's mean window differs from Reno's by that factor) and uses the result in α; that
 // second step is the switch sqrt_alpha (off by default: MODELS.md counts W_vR itself).
 //
-// The sender does not know a path's capacity, so the BDP is estimated as in a delivery-rate
-// estimate: at every congestion event of subflow k (a loss, a timeout, or the end of slow
-// start at ssthresh) the estimate becomes max(estimate, W_k·BaseRTT_k/RTT_k) packets, the
-// sending rate W_k/RTT_k times the base RTT. At a loss from a full drop-tail queue that the
-// subflow has to itself this is exactly the path's BDP (W = BDP + buffer,
-// RTT = BaseRTT·(1 + buffer/BDP)). A subflow whose estimate exceeds the threshold switches
-// to CUBIC for good, at that event (so its first loss is already a CUBIC reduction); before
-// that it runs LIA, whose slow start is CUBIC's. The default threshold, 1000 packets, lies
-// between seed 001's paths (171 and 4166 packets of 1460 bytes); the seed gives no number.
+// The paper's flowchart (its Fig. 2) classifies the subflows when the connection is set up.
+// Subflow k's BDP estimate starts at its path's BDP known at setup (FlowConfig.PathBDP: the
+// narrowest link's capacity times the round-trip propagation delay, what a sender learns
+// from its interface rate and the handshake RTT) and, at every congestion event (a loss, a
+// timeout, or the end of slow start at ssthresh), becomes max(estimate, W_k·BaseRTT_k/RTT_k)
+// packets, the sending rate times the base RTT: at a loss from a full drop-tail queue that
+// the subflow has to itself this is exactly the path's BDP (W = BDP + buffer,
+// RTT = BaseRTT·(1 + buffer/BDP)). A subflow whose estimate exceeds the threshold runs CUBIC
+// from then on (from the start when the setup value does; at that event otherwise, so its
+// first loss is already a CUBIC reduction); before that it runs LIA, whose slow start is
+// CUBIC's. Without PathBDP the classification waits for the congestion events. The default
+// threshold, 1000 packets, lies between seed 001's paths (171 and 4166 packets of 1460
+// bytes); the seed gives no number.
 // The fluid state is x = [W_0..W_{n−1}, W_est,0..W_est,n−1], the second half CUBIC's
 // Reno-friendly estimate of the subflows in CUBIC mode (constant for the others).
 
@@ -109,7 +113,7 @@ func init() {
 		a.specs = []paramSpec{
 			spec(&a.p.bdpThreshold, "bdp_threshold_pkts", mptcpDefaultBDPThreshold, "packets", 1, 1e9,
 				"chosen here (seed 001 gives none): between its paths' 171 and 4166 packets",
-				"a subflow whose BDP estimate max(W·BaseRTT/RTT at its congestion events) exceeds this runs CUBIC"),
+				"a subflow whose path BDP at setup, or W·BaseRTT/RTT at a congestion event, exceeds this runs CUBIC"),
 			spec(&a.p.cubic.c, "c", 0.4, "packets/s³", 0.01, 10, "RFC 9438 §5",
 				"CUBIC subflows: scale of the cubic curve"),
 			spec(&a.p.cubic.beta, "beta", 0.7, "1", 0.5, 0.95, "RFC 9438 §4.6",
@@ -162,6 +166,11 @@ func (a *mptcp) NewEvent(c FlowConfig) EventLaw {
 		e.acked = make([]float64, e.n)
 	case coupledVLIA:
 		e.ce = make([]cubicEvent, e.n)
+		for k := range e.n {
+			if e.cubic[k] {
+				e.toCubic(k)
+			}
+		}
 	}
 	return e
 }
@@ -242,8 +251,10 @@ type coupled struct {
 	start window   // every subflow's window state at the flow's start
 	win   []window // per subflow (a VLIA subflow in CUBIC mode uses its CUBIC face's)
 	gap   []float64
-	bdp   []float64
+	bdp   []float64 // VLIA: BDP estimate per subflow, packets
 	cubic []bool
+	// pathBDP is each subflow's path BDP known at setup (FlowConfig.PathBDP), packets.
+	pathBDP []float64
 	// ackRate is the ACKs per packet delivered, 1/b: what an increase counted per ACK
 	// (LIA, VLIA's LIA subflows) scales by in the fluid face.
 	ackRate float64
@@ -253,15 +264,20 @@ func newCoupled(kind int, p mptcpParams, c FlowConfig) coupled {
 	n := max(c.Subflows, 1)
 	cwnd, w := newWindow(c)
 	cp := coupled{kind: kind, p: p, n: n, cwnd0: cwnd, start: w, ackRate: 1 / c.packetsPerAck(),
-		win: make([]window, n), gap: make([]float64, n), bdp: make([]float64, n), cubic: make([]bool, n)}
+		win: make([]window, n), gap: make([]float64, n), bdp: make([]float64, n), cubic: make([]bool, n),
+		pathBDP: make([]float64, n)}
+	copy(cp.pathBDP, c.PathBDP)
 	cp.reset()
 	return cp
 }
 
+// reset puts every subflow in its state at the flow's start: a VLIA subflow whose path
+// BDP known at setup exceeds the threshold starts in CUBIC mode.
 func (c *coupled) reset() {
 	for k := range c.n {
 		c.win[k] = c.start
-		c.gap[k], c.bdp[k], c.cubic[k] = 0, 0, false
+		c.gap[k], c.bdp[k] = 0, c.pathBDP[k]
+		c.cubic[k] = c.kind == coupledVLIA && c.bdp[k] > c.p.bdpThreshold
 	}
 }
 
@@ -399,6 +415,9 @@ func (f *coupledFluid) Init(x []float64, _ Observation) {
 	f.reset()
 	for k := range f.n {
 		x[k] = f.cwnd0
+		if f.kind == coupledVLIA && f.cubic[k] {
+			f.toCubic(k)
+		}
 	}
 	switch f.kind {
 	case coupledOLIA:
@@ -489,7 +508,7 @@ func (f *coupledFluid) Switch(x []float64, o Observation) {
 	}
 	ok := subflowObs(o, k)
 	if f.observe(k, x[k], ok) {
-		f.cf[k] = cubicFluid{win: f.win[k], cubicEpoch: newCubicEpoch(f.p.cubic)}
+		f.toCubic(k)
 	}
 	if f.kind == coupledVLIA && f.cubic[k] {
 		sub := [2]float64{x[k], x[f.n+k]}
@@ -511,7 +530,7 @@ func (f *coupledFluid) congestion(x []float64, o Observation, timeout bool) {
 	ok := subflowObs(o, k)
 	f.lossGap(k, f.aux(x))
 	if f.observe(k, x[k], ok) {
-		f.cf[k] = cubicFluid{win: f.win[k], cubicEpoch: newCubicEpoch(f.p.cubic)}
+		f.toCubic(k)
 	}
 	if f.kind == coupledVLIA && f.cubic[k] {
 		sub := [2]float64{x[k], x[f.n+k]}
@@ -528,6 +547,11 @@ func (f *coupledFluid) congestion(x []float64, o Observation, timeout bool) {
 	} else {
 		x[k] = f.win[k].loss(x[k]/2, false)
 	}
+}
+
+// toCubic hands subflow k to a fresh CUBIC face with its current window state.
+func (f *coupledFluid) toCubic(k int) {
+	f.cf[k] = cubicFluid{win: f.win[k], cubicEpoch: newCubicEpoch(f.p.cubic)}
 }
 
 // SsthreshOf is subflow k's slow-start threshold in packets (0: none yet).

@@ -474,6 +474,31 @@ func (s *Scenario) FlowRwndPkts(i int) float64 {
 	return s.Flows[i].RwndBytes / s.Flows[i].MSSBytes
 }
 
+// FlowPathBDPs is each of flow i's paths' bandwidth-delay product in packets of its MSS:
+// the narrowest link's capacity times the round-trip propagation delay, what a sender
+// learns at connection setup (interface rate, handshake RTT). Unknown paths and links
+// count as 0.
+func (s *Scenario) FlowPathBDPs(i int) []float64 {
+	names := s.Flows[i].PathNames()
+	bdp := make([]float64, len(names))
+	for k, name := range names {
+		p := s.PathIndex(name)
+		if p < 0 || len(s.Paths[p].Links) == 0 {
+			continue
+		}
+		capacity := math.Inf(1)
+		for _, l := range s.PathLinks(p) {
+			if l < 0 {
+				capacity = 0
+				break
+			}
+			capacity = math.Min(capacity, s.CapacityPktsPerS(l, s.Flows[i].MSSBytes))
+		}
+		bdp[k] = capacity * s.PathRTTS(p)
+	}
+	return bdp
+}
+
 // CapacityPktsPerS is link i's capacity in packets of mssBytes bytes per second.
 func (s *Scenario) CapacityPktsPerS(link int, mssBytes float64) float64 {
 	return s.Links[link].CapacityBps / (8 * mssBytes)

@@ -268,4 +268,12 @@ func TestScenarioHelpers(t *testing.T) {
 	if got := s.CapacityPktsPerS(1, 1460); !scnRelClose(got, 100e6/(8*1460), 1e-12) {
 		t.Errorf("CapacityPktsPerS = %v packets/s, want 8561.6", got)
 	}
+	// The narrower link (b, 100 Mb/s) times the round trip 0.22 s, in 1460-byte packets.
+	if got := s.FlowPathBDPs(0); len(got) != 1 || !scnRelClose(got[0], 100e6*0.22/(8*1460), 1e-12) {
+		t.Errorf("FlowPathBDPs(0) = %v packets, want [1883.6]", got)
+	}
+	s.Flows[0].Path = "nowhere"
+	if got := s.FlowPathBDPs(0); len(got) != 1 || got[0] != 0 {
+		t.Errorf("FlowPathBDPs of an unknown path = %v, want [0]", got)
+	}
 }

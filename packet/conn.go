@@ -62,7 +62,7 @@ func newConn(s *model.Scenario, i int, first int32) (*conn, error) {
 	}
 	c.delayedAck = fl.DelayedAck
 	c.cfg = model.FlowConfig{InitialCwnd: fl.InitialCwnd, InitialSsthresh: fl.InitialSsthresh, MaxCwnd: fl.RwndBytes / fl.MSSBytes,
-		MSSBytes: fl.MSSBytes, Subflows: c.n, PacketsPerAck: fl.PacketsPerAck()}
+		MSSBytes: fl.MSSBytes, Subflows: c.n, PacketsPerAck: fl.PacketsPerAck(), PathBDP: s.FlowPathBDPs(i)}
 	c.law = alg.NewEvent(c.cfg)
 	if c.n > 1 {
 		m, ok := c.law.(model.MultipathEventLaw)

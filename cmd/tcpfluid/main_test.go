@@ -158,6 +158,44 @@ func TestCLIResponseConvergeJSON(t *testing.T) {
 	}
 }
 
+// --initial-ssthresh sets every flow's first slow-start threshold: seed001-mptcp's MPTCP
+// subflows start at 400 packets (the testbed's cached ssthresh), 0 gives every flow a fresh
+// slow start up to its receiver window (735,440 packets with window scaling), and a negative
+// value is a usage error naming the flag.
+func TestCLIRunInitialSsthresh(t *testing.T) {
+	firstSsthresh := func(args ...string) []string {
+		t.Helper()
+		out, err := runCLI(t, append([]string{"run", "--builtin", "seed001-mptcp", "--duration", "1s", "--sample", "0.5s", "--format", "csv"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, line := range strings.Split(out, "\n")[1:] {
+			col := strings.Split(line, ",")
+			if len(col) > 5 && col[0] == "0" && col[1] != "-1" {
+				got = append(got, col[5])
+			}
+		}
+		return got
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "400 400 735439.61"},
+		{[]string{"--initial-ssthresh", "0"}, "735439.61 735439.61 735439.61"},
+		{[]string{"--initial-ssthresh", "100"}, "100 100 100"},
+	} {
+		if got := strings.Join(firstSsthresh(c.args...), " "); got != c.want {
+			t.Errorf("%v: ssthresh at 0 s of mptcp/0, mptcp/1, tcp = %s packets, want %s", c.args, got, c.want)
+		}
+	}
+	_, err := runCLI(t, "run", "--builtin", "seed001-mptcp", "--initial-ssthresh", "-1")
+	if err == nil || !strings.Contains(err.Error(), "--initial-ssthresh -1") {
+		t.Errorf("--initial-ssthresh -1: error %v, want one naming the flag and its value", err)
+	}
+}
+
 // --delayed-ack makes every receiver acknowledge every second packet in both engines: LIA,
 // which counts ACKs, then grows half a packet per RTT in congestion avoidance instead of
 // one; Reno, which counts packets acknowledged, does not notice. From 10 packets with no

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -105,6 +106,7 @@ func runCommand() *cli.Command {
 		&cli.BoolFlag{Name: "sack", Usage: "packet engine: SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe"},
 		&cli.StringFlag{Name: "jitter", Usage: "packet engine: random send delay up to this (e.g. 1ms), to break drop-tail phase effects"},
 		&cli.BoolFlag{Name: "delayed-ack", Usage: "every flow's receiver acknowledges every second packet (both engines; a scenario sets it per flow with delayed_ack)"},
+		&cli.Float64Flag{Name: "initial-ssthresh", Usage: "every flow's first slow-start threshold, packets; 0: the receiver window, a fresh slow start (a scenario sets it per flow with initial_ssthresh)"},
 		formatFlag(),
 	)
 	return &cli.Command{
@@ -141,6 +143,15 @@ func runAction(c *cli.Context) error {
 	if c.Bool("delayed-ack") {
 		for i := range sc.Flows {
 			sc.Flows[i].DelayedAck = true
+		}
+	}
+	if c.IsSet("initial-ssthresh") {
+		v := c.Float64("initial-ssthresh")
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("%w: --initial-ssthresh %v packets, want a finite number >= 0 (0: the receiver window)", errUsage, v)
+		}
+		for i := range sc.Flows {
+			sc.Flows[i].InitialSsthresh = v
 		}
 	}
 	pkt := packet.Settings{SACK: c.Bool("sack")}
