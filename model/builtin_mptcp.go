@@ -27,8 +27,8 @@ func seed001MPTCP() *Scenario {
 			"the MPTCP flow's subflows start with ssthresh 400 packets, not a fresh slow start: Linux " +
 			"caches ssthresh per destination between connections (tcp_metrics; at close it keeps cwnd/2 " +
 			"from congestion avoidance) and a testbed run follows earlier ones; 400 is half LIA's mean " +
-			"window on p1, and with it the window climbs from a few hundred packets to about 1300 before " +
-			"its first loss near 260 s, as the paper's Fig. 4 (to 1290 at 240 s); a fresh slow start " +
+			"window on p1, and with it the window climbs for about 250 s to about 1240 packets (seed 1) " +
+			"before a loss halves it, as in the paper's Fig. 4 (to 1290 at 240 s); a fresh slow start " +
 			"(initial_ssthresh 0) fills p1 at first (about 8500 packets), takes about 200 s and four " +
 			"losses to come down, and raises LIA's share of p1 over the 1000 s from 19% to 25%.",
 		DurationS: 1000,

@@ -142,10 +142,10 @@
 // the time-average of the packets in the buffer (including the one being serialized),
 // Utilisation the busy fraction of the run, DroppedPkts every packet its queue dropped
 // (full, RED, or the link down; the link's random or periodic losses count for the flow
-// only). With Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row per flow or
-// subflow that has started and not ended (cwnd, ssthresh, the data rate delivered over the
-// last interval, the latest RTT, the packets queued along its path, the packets delivered
-// so far) and one per link (Flow −1, queue in packets).
+// only). With Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row
+// per flow or subflow that has started and not ended (cwnd, ssthresh, the data rate
+// delivered over the last interval, the latest RTT, the packets queued along its path, the
+// packets delivered so far) and one per link (Flow −1, queue in packets).
 //
 // # Seed 003
 //
