@@ -1008,7 +1008,7 @@ func BenchmarkAlgoDeriv(b *testing.B) {
 }
 
 func BenchmarkAlgoOnAck(b *testing.B) {
-	for _, name := range classicAlgos {
+	for _, name := range append(classicAlgos[:len(classicAlgos):len(classicAlgos)], "colo") {
 		b.Run(name, func(b *testing.B) {
 			ev := mustAlgo(b, name).NewEvent(FlowConfig{InitialCwnd: 500, InitialSsthresh: 1, MaxCwnd: 1e6})
 			o := Observation{Now: 1, RTT: 0.12, BaseRTT: 0.1}

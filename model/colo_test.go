@@ -465,19 +465,6 @@ func BenchmarkColoDeriv(b *testing.B) {
 	}
 }
 
-func BenchmarkColoOnAck(b *testing.B) {
-	ev := mustAlgo(b, "colo").NewEvent(FlowConfig{InitialCwnd: 500, InitialSsthresh: 1, MaxCwnd: 1e6})
-	o := Observation{Now: 1, RTT: 0.12, BaseRTT: 0.1}
-	b.ReportAllocs()
-	for b.Loop() {
-		o.Now += 1e-4
-		ev.OnAck(1, o)
-		if ev.Cwnd() > 1e5 {
-			ev.OnLoss(o)
-		}
-	}
-}
-
 // COLO's increase α(Diff) and decrease β(RTT), and a random loss that costs nothing.
 func ExampleCOLOAlpha() {
 	for _, fill := range []float64{0, 0.25, 0.5, 1} {

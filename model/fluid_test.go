@@ -247,21 +247,12 @@ func manyFlows(n int, durationS float64) *Scenario {
 	return sc
 }
 
-func BenchmarkFluidOneFlow1000s(b *testing.B) {
-	sc := oneLink("reno", 100e6, 0.05, 834, 1000)
-	if err := sc.Validate(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := RunFluid(context.Background(), sc, FluidSettings{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkFluidOneFlow1000s(b *testing.B) { benchFluid(b, oneLink("reno", 100e6, 0.05, 834, 1000)) }
 
-func BenchmarkFluid1000Flows100s(b *testing.B) {
-	sc := manyFlows(1000, 100)
+func BenchmarkFluid1000Flows100s(b *testing.B) { benchFluid(b, manyFlows(1000, 100)) }
+
+// benchFluid times whole fluid runs of scenario sc.
+func benchFluid(b *testing.B, sc *Scenario) {
 	if err := sc.Validate(); err != nil {
 		b.Fatal(err)
 	}
