@@ -1,26 +1,15 @@
 package model
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-	"sort"
-	"sync"
-)
-
-// ErrUnknownAlgorithm is returned (wrapped) by New for a name that is not registered.
-var ErrUnknownAlgorithm = errors.New("unknown algorithm")
-
-// ErrParam is returned (wrapped) for an unknown parameter name or a value outside its range.
-var ErrParam = errors.New("invalid algorithm parameter")
+// The algorithm contract: what every congestion-control algorithm implements (Algorithm,
+// FluidLaw, EventLaw) and the optional capabilities the engines and analyses look for.
+// Each optional interface is asserted at compile time in the files that implement it.
 
 // Observation is what a flow's controller sees when its law is evaluated, in either face.
 // Times are in seconds.
 type Observation struct {
 	Now     float64 // simulation time, s
-	RTT     float64 // current round-trip time (propagation + queueing), s
-	BaseRTT float64 // minimum RTT observed so far, s
+	RTT     float64 // the round-trip time the sender's latest sample reports, s
+	BaseRTT float64 // minimum RTT observed so far (the path's propagation delay), s
 	// Subflow is the subflow a loss, timeout or ACK concerns: 0 for single-path flows.
 	Subflow int
 	// Subflows is every subflow's view, for multi-path laws; nil for single-path flows.
@@ -32,21 +21,6 @@ type Observation struct {
 type SubflowObservation struct {
 	RTT     float64 // s
 	BaseRTT float64 // s
-}
-
-// Multipath is implemented by algorithms that couple the windows of several subflows
-// (MPTCP); only they may run a flow over several paths. Their fluid face keeps subflow k's
-// window in x[k], and their event face implements MultipathEventLaw.
-type Multipath interface {
-	Multipath() bool
-}
-
-// MultipathEventLaw is the event face of a multi-path law: one window per subflow, every
-// call naming its subflow in Observation.Subflow.
-type MultipathEventLaw interface {
-	EventLaw
-	// CwndOf is subflow k's congestion window in packets.
-	CwndOf(k int) float64
 }
 
 // FlowConfig is what a controller needs to know about its flow when it is created.
@@ -73,30 +47,47 @@ func (c FlowConfig) packetsPerAck() float64 {
 	return 1
 }
 
-// Recovery names the loss-recovery semantics the packet engine applies around an
-// algorithm's window law (RFC 5681, RFC 6582).
-type Recovery int
-
-const (
-	// RecoveryNewReno: fast retransmit, fast recovery, partial ACKs keep the sender in recovery.
-	RecoveryNewReno Recovery = iota
-	// RecoveryReno: fast retransmit and fast recovery that ends at the first new ACK.
-	RecoveryReno
-	// RecoveryTahoe: fast retransmit, then slow start from one packet (no fast recovery).
-	RecoveryTahoe
-)
+// Algorithm is a congestion-control algorithm: documented parameters and a factory of
+// per-flow controllers for the fluid engine and for the packet engine. Engines build
+// algorithms with Configure, which sets every parameter and then checks them together.
+// Base gives an implementation its name, description and parameter set; WindowLaw gives a
+// one-window law both faces from a WindowRule.
+type Algorithm interface {
+	Name() string
+	// Describe is one line: what the algorithm is and its source.
+	Describe() string
+	// Params lists the parameters in a fixed order with their current values.
+	Params() []Param
+	// Set changes one parameter, checking it against its own range only; relations
+	// between parameters are checked by Checker after all of them are set. The error
+	// wraps ErrParam and names the parameter, the value and the allowed range.
+	Set(name string, value float64) error
+	NewFluid(c FlowConfig) FluidLaw
+	NewEvent(c FlowConfig) EventLaw
+}
 
 // FluidLaw is the fluid face of one flow's controller: continuous state that evolves by
 // ordinary differential equations between events, and jump maps at events. Discrete
 // variables (ssthresh, W_max, epoch start, mode) live in the implementation and change only
-// in Init, OnLoss, OnTimeout and Switch, never in Deriv (the solver may evaluate Deriv at
-// trial points it later rejects).
+// in Init, OnLoss, OnTimeout, Switch and RecoveryEnder.EndRecovery, never in Deriv (the
+// solver evaluates Deriv at trial points it may reject).
 type FluidLaw interface {
 	// Vars is the number of continuous state variables; x[0] is always cwnd in packets.
 	Vars() int
 	// Init writes the state at the flow's start.
 	Init(x []float64, o Observation)
-	// Deriv writes dx/dt (units of x per second) into dx. It must not modify x or the law.
+	// Deriv writes dx/dt into dx (units of x per second). It must not modify x or the law.
+	//
+	// The ACK-clock convention: write the law as if the flow's ACKs returned at W/RTT per
+	// second (W = x[0], RTT = o.RTT), so a per-ACK change f becomes f·W/RTT and a per-RTT
+	// change g becomes g/RTT; slow start (one packet per ACK) is W·ln2/RTT (SlowStartRate).
+	// The engine multiplies every component of dx by the ratio of the flow's real ACK rate
+	// (the rate its packets leave its path: below W/RTT while a queue grows, above while
+	// it drains, the dropped excess missing at a full queue) to W/RTT, and sets dx to zero
+	// while the sender hears nothing (path down, timer pending, or fast recovery in the
+	// hybrid-recovery form). Quantities that follow wall-clock time rather than ACKs (an
+	// epoch start, the time since the last loss) belong in the law's discrete state and are
+	// read from o.Now.
 	Deriv(dx, x []float64, o Observation)
 	// Guard is a mode-switch function: when it crosses zero upwards the engine calls Switch
 	// at the located crossing. Laws without a pending switch return a negative constant.
@@ -107,17 +98,17 @@ type FluidLaw interface {
 	OnLoss(x []float64, o Observation)
 	// OnTimeout applies the jump of a retransmission timeout.
 	OnTimeout(x []float64, o Observation)
-	// Ssthresh is the current slow-start threshold in packets (for traces).
+	// Ssthresh is the current slow-start threshold in packets (for traces); 0 for none yet.
 	Ssthresh() float64
 }
 
 // EventLaw is the event face of one flow's controller, in the style of Linux
 // tcp_congestion_ops: the packet engine owns sequence numbers, retransmission and the
-// recovery state machine, and asks the law for window changes.
+// recovery state machine (RecoveryStyle), and asks the law for window changes.
 type EventLaw interface {
 	// Cwnd is the congestion window in packets.
 	Cwnd() float64
-	// Ssthresh is the slow-start threshold in packets.
+	// Ssthresh is the slow-start threshold in packets; 0 for none yet.
 	Ssthresh() float64
 	// OnAck is called for each ACK that acknowledges new data outside recovery; acked is
 	// the number of packets it acknowledges.
@@ -127,87 +118,113 @@ type EventLaw interface {
 	OnLoss(o Observation)
 	// OnTimeout is called at a retransmission timeout.
 	OnTimeout(o Observation)
-	// Recovery names the loss-recovery semantics wrapped around the law.
-	Recovery() Recovery
 }
 
-// Param is one documented algorithm parameter.
-type Param struct {
-	Name    string  `json:"name"`  // short name used in --param algo.name=value
-	Value   float64 `json:"value"` // current value
-	Default float64 `json:"default"`
-	Unit    string  `json:"unit"` // "packets", "s", "1" for dimensionless, ...
-	Min     float64 `json:"-"`    // allowed range; ±Inf for unbounded (JSON: null)
-	Max     float64 `json:"-"`
-	Source  string  `json:"source"` // where the default comes from
-	Doc     string  `json:"doc"`
-}
+// Recovery names the loss-recovery semantics wrapped around an algorithm's window law
+// (RFC 5681, RFC 6582).
+type Recovery int
 
-// MarshalJSON writes an unbounded range end as null, since JSON has no infinity.
-func (p Param) MarshalJSON() ([]byte, error) {
-	type plain Param
-	bound := func(v float64) *float64 {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil
-		}
-		return &v
-	}
-	return json.Marshal(struct {
-		plain
-		Min *float64 `json:"min"`
-		Max *float64 `json:"max"`
-	}{plain(p), bound(p.Min), bound(p.Max)})
-}
-
-// Algorithm is a congestion-control algorithm: documented parameters and a factory of
-// per-flow controllers for the fluid engine and for the packet engine.
-type Algorithm interface {
-	Name() string
-	// Describe is one line: what the algorithm is and its source.
-	Describe() string
-	Params() []Param
-	// Set changes a parameter; the error wraps ErrParam and names the parameter, the value
-	// and the allowed range.
-	Set(name string, value float64) error
-	NewFluid(c FlowConfig) FluidLaw
-	NewEvent(c FlowConfig) EventLaw
-}
-
-var (
-	registryMu sync.RWMutex
-	registry   = map[string]func() Algorithm{}
+const (
+	// RecoveryNewReno: fast retransmit, fast recovery, partial ACKs keep the sender in recovery.
+	RecoveryNewReno Recovery = iota
+	// RecoveryReno: fast retransmit and fast recovery that ends at the first new ACK; a
+	// second loss in the window being repaired waits for the retransmission timer.
+	RecoveryReno
+	// RecoveryTahoe: fast retransmit, then slow start from one packet (no fast recovery).
+	RecoveryTahoe
 )
 
-// Register makes an algorithm available by name to New. It panics on a duplicate name,
-// which is a programming error.
-func Register(name string, ctor func() Algorithm) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if _, dup := registry[name]; dup {
-		panic("model: algorithm registered twice: " + name)
+// Optional capabilities of an Algorithm.
+type (
+	// Checker is implemented by algorithms whose parameters constrain one another
+	// (alpha_min ≤ alpha_max). Configure calls Check once, after setting every parameter;
+	// the error names every parameter involved and their values.
+	Checker interface {
+		Check() error
 	}
-	registry[name] = ctor
+
+	// RecoveryStyle names the loss recovery both engines wrap around the law: the packet
+	// engine runs its state machine, and the fluid engine times Reno senders out on a
+	// second loss in a window. Algorithms without it recover as NewReno (RecoveryOf).
+	RecoveryStyle interface {
+		Recovery() Recovery
+	}
+
+	// Multipath is implemented by algorithms that couple the windows of several subflows
+	// (MPTCP); only they may run a flow over several paths. Their fluid face keeps subflow
+	// k's window in x[k], and their event face implements MultipathEventLaw.
+	Multipath interface {
+		Multipath() bool
+	}
+
+	// ResponseReferencer gives an algorithm's published response function (reference.go),
+	// which the response analysis prints and fits against.
+	ResponseReferencer interface {
+		ResponseReference(loss LossModel) (ResponseReference, bool)
+	}
+
+	// ConvergeReferencer gives an algorithm's closed-form times to fill a link and to
+	// recover after a loss at its current parameters (reference.go).
+	ConvergeReferencer interface {
+		ConvergeReference(bdpPkts, rttS float64) ConvergeReference
+	}
+)
+
+// Optional capabilities of a FluidLaw or an EventLaw.
+type (
+	// InverseWindowIncrease is implemented by fluid laws that know when their increase is
+	// made per ACK in proportion to 1/W (Reno's 1/W, HighSpeed's a(W)/W, CUBIC's W_est).
+	// The hybrid-recovery form then takes a round's ACK rate at the window half-way through
+	// the round's increase, as a packet sender whose ACKs each add 1/W at the window reached
+	// so far: Reno gains ⌊W⌋/(W + ½) per round instead of 1. Slow start and increases that
+	// track a target window (CUBIC's curve) report false.
+	InverseWindowIncrease interface {
+		InverseWindowIncrease(x []float64, o Observation) bool
+	}
+
+	// RecoveryEnder is implemented by fluid laws whose post-loss clock starts when fast
+	// recovery ends, as a packet sender's does at its first ACK in congestion avoidance
+	// (CUBIC's epoch). The hybrid-recovery form, which holds the window through recovery,
+	// calls EndRecovery then.
+	RecoveryEnder interface {
+		EndRecovery(x []float64, o Observation)
+	}
+
+	// SubflowSsthresh is implemented by both faces of multi-path laws: subflow k's
+	// slow-start threshold in packets (0: none yet). Route-aware resumption and traces use
+	// it; a single-path law's Ssthresh is its only one.
+	SubflowSsthresh interface {
+		SsthreshOf(k int) float64
+	}
+
+	// MultipathEventLaw is the event face of a multi-path law: one window per subflow,
+	// every call naming its subflow in Observation.Subflow.
+	MultipathEventLaw interface {
+		EventLaw
+		// CwndOf is subflow k's congestion window in packets.
+		CwndOf(k int) float64
+	}
+)
+
+// RecoveryOf is the loss recovery of an algorithm: its RecoveryStyle, or NewReno.
+func RecoveryOf(a Algorithm) Recovery {
+	if r, ok := a.(RecoveryStyle); ok {
+		return r.Recovery()
+	}
+	return RecoveryNewReno
 }
 
-// New returns a fresh instance of the named algorithm with default parameters.
-func New(name string) (Algorithm, error) {
-	registryMu.RLock()
-	ctor, ok := registry[name]
-	registryMu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("%w: algorithm %q (known: %v)", ErrUnknownAlgorithm, name, Algorithms())
-	}
-	return ctor(), nil
+// IsMultipath reports whether an algorithm couples several subflows.
+func IsMultipath(a Algorithm) bool {
+	m, ok := a.(Multipath)
+	return ok && m.Multipath()
 }
 
-// Algorithms lists the registered algorithm names in sorted order.
-func Algorithms() []string {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+// SsthreshOf is subflow k's slow-start threshold in packets, from either face: a
+// multi-path law's own (SubflowSsthresh), else the law's only one.
+func SsthreshOf(law interface{ Ssthresh() float64 }, k int) float64 {
+	if m, ok := law.(SubflowSsthresh); ok {
+		return m.SsthreshOf(k)
 	}
-	sort.Strings(names)
-	return names
+	return law.Ssthresh()
 }

@@ -266,8 +266,8 @@ func TestTahoeLoss(t *testing.T) {
 	}
 	ev := alg.NewEvent(cfg)
 	ev.OnLoss(Observation{RTT: rtt, BaseRTT: rtt})
-	if ev.Cwnd() != 1 || ev.Ssthresh() != w/2 || ev.Recovery() != RecoveryTahoe {
-		t.Fatalf("event after loss W = %g, ssthresh = %g, recovery %v", ev.Cwnd(), ev.Ssthresh(), ev.Recovery())
+	if ev.Cwnd() != 1 || ev.Ssthresh() != w/2 || RecoveryOf(alg) != RecoveryTahoe {
+		t.Fatalf("event after loss W = %g, ssthresh = %g, recovery %v", ev.Cwnd(), ev.Ssthresh(), RecoveryOf(alg))
 	}
 }
 
@@ -308,7 +308,7 @@ func TestAlgoRecoverySemantics(t *testing.T) {
 		if !ok {
 			r = RecoveryNewReno
 		}
-		if got := mustAlgo(t, name).NewEvent(FlowConfig{}).Recovery(); got != r {
+		if got := RecoveryOf(mustAlgo(t, name)); got != r {
 			t.Errorf("%s recovery = %v, want %v", name, got, r)
 		}
 	}
@@ -478,10 +478,10 @@ func TestHighSpeedTable(t *testing.T) {
 	for _, c := range []struct{ w, a, b float64 }{
 		{30, 1, 0.5}, {38, 1, 0.5}, {39, 2, 0.44}, {118, 2, 0.44}, {119, 3, 0.41}, {1e6, 73, 0.09},
 	} {
-		if a := rule.perRTT(c.w, Observation{}); a != c.a {
+		if a := rule.PerRTT(c.w, Observation{}); a != c.a {
 			t.Errorf("table a(%g) = %g, want %g", c.w, a, c.a)
 		}
-		if next := rule.congestion(c.w, Observation{}); math.Abs(next-(1-c.b)*c.w) > 1e-9*c.w {
+		if next := rule.Congestion(c.w, Observation{}); math.Abs(next-(1-c.b)*c.w) > 1e-9*c.w {
 			t.Errorf("table loss at %g leaves %g, want %g", c.w, next, (1-c.b)*c.w)
 		}
 	}
@@ -761,11 +761,11 @@ func TestBICRecovery(t *testing.T) {
 	t.Logf("return to W_max in %.4f RTTs (theory %.4f)", got, want)
 	// Fast convergence: a loss at 900 < W_max lowers W_max to 900·1.8/2 = 810.
 	rule := &bicRule{p: alg.(*bic).p}
-	rule.congestion(1000, Observation{})
-	if next := rule.congestion(900, Observation{}); next != 720 || rule.wMax != 810 {
+	rule.Congestion(1000, Observation{})
+	if next := rule.Congestion(900, Observation{}); next != 720 || rule.wMax != 810 {
 		t.Errorf("second loss: W = %g, W_max = %g; want 720, 810", next, rule.wMax)
 	}
-	if got := rule.perRTT(10, Observation{}); got != 1 {
+	if got := rule.PerRTT(10, Observation{}); got != 1 {
 		t.Errorf("below the low window the increase is %g, want Reno's 1", got)
 	}
 }
@@ -836,9 +836,6 @@ func TestAlgoParams(t *testing.T) {
 		{"cubic", "fast_convergence", 0.5, []string{"cubic.fast_convergence", "0.5", "whole"}},
 		{"scalable", "a", -1, []string{"scalable.a", "-1", "[0.0001, 1]"}},
 		{"highspeed", "table", 2, []string{"highspeed.table", "2", "[0, 1]"}},
-		{"vegas", "alpha", 5, []string{"vegas.alpha", "5", "beta (4)"}},
-		{"bic", "s_min", 20, []string{"bic.s_min", "20", "s_max (16)"}},
-		{"htcp", "beta_max", 0.4, []string{"htcp.beta_max", "0.4", "beta_min (0.5)"}},
 		{"reno", "a", 1, []string{"reno", "no parameters"}},
 	} {
 		alg := mustAlgo(t, c.algo)
@@ -1035,5 +1032,47 @@ func TestCubicFastConvergenceWholePackets(t *testing.T) {
 		if math.Abs(e.wMax-c.want) > 1e-9 {
 			t.Errorf("loss at %g after W_max 1000.2: W_max %.6g, want %.6g", c.w, e.wMax, c.want)
 		}
+	}
+}
+
+// Configure sets every parameter and then checks them together once, so a valid set is
+// accepted whatever order a map gives it in, and a contradictory one is refused with both
+// parameters and their values named (and the range error of a single one with its name).
+func TestConfigureChecksTogether(t *testing.T) {
+	for range 20 {
+		a, err := Configure("colo", map[string]float64{"alpha_min": 10, "alpha_max": 20})
+		if err != nil {
+			t.Fatalf("colo alpha_min 10, alpha_max 20: %v", err)
+		}
+		if p := a.Params(); p[1].Value != 10 || p[2].Value != 20 {
+			t.Fatalf("colo params %+v", p)
+		}
+	}
+	for _, c := range []struct {
+		algo    string
+		params  map[string]float64
+		field   string // ParamError.Param
+		mention []string
+	}{
+		{"colo", map[string]float64{"alpha_min": 20, "alpha_max": 10}, "", []string{"colo", "alpha_min = 20", "alpha_max = 10"}},
+		{"vegas", map[string]float64{"alpha": 5}, "", []string{"vegas", "alpha = 5", "beta = 4"}},
+		{"bic", map[string]float64{"s_min": 20}, "", []string{"bic", "s_min = 20", "s_max = 16"}},
+		{"htcp", map[string]float64{"beta_max": 0.4}, "", []string{"htcp", "beta_min = 0.5", "beta_max = 0.4"}},
+		{"cubic", map[string]float64{"beta": 0.7, "c": 100}, "c", []string{"cubic.c", "100", "[0.01, 10]"}},
+	} {
+		_, err := Configure(c.algo, c.params)
+		var pe *ParamError
+		if !errors.Is(err, ErrParam) || !errors.As(err, &pe) || pe.Param != c.field {
+			t.Errorf("%s %v: error %v, want a ParamError for %q wrapping ErrParam", c.algo, c.params, err, c.field)
+			continue
+		}
+		for _, m := range c.mention {
+			if !strings.Contains(err.Error(), m) {
+				t.Errorf("%s: error %q does not mention %q", c.algo, err, m)
+			}
+		}
+	}
+	if _, err := Configure("nope", nil); !errors.Is(err, ErrUnknownAlgorithm) {
+		t.Errorf("unknown algorithm: %v", err)
 	}
 }

@@ -22,18 +22,17 @@ import "math"
 
 func init() {
 	Register("bic", func() Algorithm {
-		a := &bic{algoBase: algoBase{name: "bic",
-			describe: "BIC: binary search towards the last maximum window, then max probing (Xu, Harfoush, Rhee 2004)"}}
+		a := &bic{}
 		const src = "Xu, Harfoush, Rhee 2004; Linux tcp_bic.c"
-		a.specs = []paramSpec{
-			spec(&a.p.beta, "beta", 0.8, "1", 0.5, 0.95, "Linux tcp_bic.c (819/1024)", "fraction of the window kept after a loss"),
-			spec(&a.p.sMax, "s_max", 16, "packets/RTT", 0.01, 1e4, src, "largest increase per RTT"),
-			spec(&a.p.sMin, "s_min", 0.01, "packets/RTT", 1e-4, 1e4, "Xu, Harfoush, Rhee 2004", "smallest increase per RTT"),
-			spec(&a.p.low, "low_window", 14, "packets", 0, 1e9, "Linux tcp_bic.c", "at or below this window BIC behaves as Reno"),
-			switchSpec(&a.p.fastConvergence, "fast_convergence", 1, "Linux tcp_bic.c",
-				"1: a loss below the previous W_max lowers W_max to W·(1+β)/2"),
-		}
-		a.consistent = func() error { return ordered("s_min", a.p.sMin, "s_max", a.p.sMax) }
+		a.Base = NewBase("bic", "BIC: binary search towards the last maximum window, then max probing (Xu, Harfoush, Rhee 2004)",
+			Real(&a.p.beta, "beta", 0.8, "1", 0.5, 0.95, "Linux tcp_bic.c (819/1024)", "fraction of the window kept after a loss"),
+			Real(&a.p.sMax, "s_max", 16, "packets/RTT", 0.01, 1e4, src, "largest increase per RTT"),
+			Real(&a.p.sMin, "s_min", 0.01, "packets/RTT", 1e-4, 1e4, "Xu, Harfoush, Rhee 2004", "smallest increase per RTT"),
+			Real(&a.p.low, "low_window", 14, "packets", 0, 1e9, "Linux tcp_bic.c", "at or below this window BIC behaves as Reno"),
+			Switch(&a.p.fastConvergence, "fast_convergence", 1, "Linux tcp_bic.c",
+				"1: a loss below the previous W_max lowers W_max to W·(1+β)/2"))
+		a.Require(Ordered("s_min", &a.p.sMin, "s_max", &a.p.sMax))
+		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &bicRule{p: a.p} }}
 		return a
 	})
 }
@@ -41,24 +40,21 @@ func init() {
 type bicParams struct{ beta, sMax, sMin, low, fastConvergence float64 }
 
 type bic struct {
-	algoBase
+	Base
+	WindowLaw
 	p bicParams
 }
 
-func (a *bic) NewFluid(c FlowConfig) FluidLaw { return newWindowFluid(c, &bicRule{p: a.p}, false) }
-
-func (a *bic) NewEvent(c FlowConfig) EventLaw {
-	return newWindowEvent(c, &bicRule{p: a.p}, false, RecoveryNewReno)
-}
+var _ Algorithm = (*bic)(nil)
 
 type bicRule struct {
 	p    bicParams
 	wMax float64 // packets; 0 before the first loss
 }
 
-func (r *bicRule) start(Observation) { r.wMax = 0 }
+func (r *bicRule) Start(Observation) { r.wMax = 0 }
 
-func (r *bicRule) perRTT(w float64, _ Observation) float64 {
+func (r *bicRule) PerRTT(w float64, _ Observation) float64 {
 	if w <= r.p.low {
 		return 1
 	}
@@ -69,7 +65,7 @@ func (r *bicRule) perRTT(w float64, _ Observation) float64 {
 	return math.Min(math.Max(step, r.p.sMin), r.p.sMax)
 }
 
-func (r *bicRule) congestion(w float64, _ Observation) float64 {
+func (r *bicRule) Congestion(w float64, _ Observation) float64 {
 	if r.p.fastConvergence == 1 && w < r.wMax {
 		r.wMax = w * (1 + r.p.beta) / 2
 	} else {

@@ -51,8 +51,7 @@ func (s *Scenario) SetAlgorithm(name string) error {
 	// single-path one that of the single-path flows, so that --algo lia or --algo cubic
 	// both make sense on a scenario that has both kinds.
 	// With no flow of its kind it applies to every flow.
-	mp, ok := alg.(Multipath)
-	multi := ok && mp.Multipath()
+	multi := IsMultipath(alg)
 	kind := func(f *Flow) bool { return (len(f.Paths) > 1) == multi }
 	any := slices.ContainsFunc(s.Flows, func(f Flow) bool { return kind(&f) })
 	for i := range s.Flows {

@@ -45,26 +45,24 @@ import "math"
 
 func init() {
 	Register("colo", func() Algorithm {
-		a := &colo{algoBase: algoBase{name: "colo",
-			describe: "COLO TCP: concave slow start, increase α(Diff) falling as the queue fills, decrease β = baseRTT/RTT " +
-				"(Lee & Chung 2014); equations reconstructed from the paper's prose (MODELS.md confidence R), " +
-				"parameters gamma, alpha_min, alpha_max, beta_min, alpha_shape, qmax_at_loss"}}
+		a := &colo{}
 		const src = "Lee & Chung 2014 (reconstructed, MODELS.md)"
-		a.specs = []paramSpec{
-			spec(&a.p.gamma, "gamma", 1, "1", 0, 10, src,
+		a.Base = NewBase("colo", "COLO TCP: concave slow start, increase α(Diff) falling as the queue fills, decrease β = baseRTT/RTT "+
+			"(Lee & Chung 2014); equations reconstructed from the paper's prose (MODELS.md confidence R), "+
+			"parameters gamma, alpha_min, alpha_max, beta_min, alpha_shape, qmax_at_loss",
+			Real(&a.p.gamma, "gamma", 1, "1", 0, 10, src,
 				"exponent γ of the concave slow start: the window grows by (baseRTT/RTT)^γ per ACK above ssthresh/2"),
-			spec(&a.p.alphaMin, "alpha_min", 1, "packets/RTT", 0, 100, src,
+			Real(&a.p.alphaMin, "alpha_min", 1, "packets/RTT", 0, 100, src,
 				"increase per RTT when the queue reaches Q_max; below 1 the increase is Reno's 1"),
-			spec(&a.p.alphaMax, "alpha_max", 8, "packets/RTT", 1, 100, "our choice (the paper gives no value): sweep it",
+			Real(&a.p.alphaMax, "alpha_max", 8, "packets/RTT", 1, 100, "our choice (the paper gives no value): sweep it",
 				"increase per RTT with an empty queue"),
-			spec(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src,
+			Real(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src,
 				"smallest fraction of the window kept after a loss (β = baseRTT/RTT clipped to [beta_min, 1])"),
-			switchSpec(&a.p.alphaShape, "alpha_shape", 0, "MODELS.md eq. 5 (0); linear alternative (1)",
+			Switch(&a.p.alphaShape, "alpha_shape", 0, "MODELS.md eq. 5 (0); linear alternative (1)",
 				"0: α falls logarithmically in Diff/Q_max, 1: linearly"),
-			switchSpec(&a.p.qmaxAtLoss, "qmax_at_loss", 1, "our reading of the paper's Q_max",
-				"1: Q_max = Diff with the window and lastRTT at the loss; 0: with the current window and lastRTT"),
-		}
-		a.consistent = func() error { return ordered("alpha_min", a.p.alphaMin, "alpha_max", a.p.alphaMax) }
+			Switch(&a.p.qmaxAtLoss, "qmax_at_loss", 1, "our reading of the paper's Q_max",
+				"1: Q_max = Diff with the window and lastRTT at the loss; 0: with the current window and lastRTT"))
+		a.Require(Ordered("alpha_min", &a.p.alphaMin, "alpha_max", &a.p.alphaMax))
 		return a
 	})
 }
@@ -102,31 +100,37 @@ func COLOBeta(baseRTT, rtt, betaMin float64) float64 {
 type coloParams struct{ gamma, alphaMin, alphaMax, betaMin, alphaShape, qmaxAtLoss float64 }
 
 type colo struct {
-	algoBase
+	Base
 	p coloParams
 }
 
+var (
+	_ Algorithm = (*colo)(nil)
+	_ FluidLaw  = (*coloFluid)(nil)
+	_ EventLaw  = (*coloEvent)(nil)
+)
+
 func (a *colo) NewFluid(c FlowConfig) FluidLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	s := newColoState(a.p, w, cwnd)
 	return &coloFluid{init: s, coloState: s, cwnd0: cwnd}
 }
 
 func (a *colo) NewEvent(c FlowConfig) EventLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &coloEvent{cwnd: cwnd, coloState: newColoState(a.p, w, cwnd)}
 }
 
 // coloState is COLO's discrete state, shared by both faces.
 type coloState struct {
 	p         coloParams
-	win       window
+	win       Window
 	concave   bool    // in the concave part of slow start (W ≥ ssthresh/2)
 	lastRTT   float64 // RTT at the last loss that showed a queue, s; 0 before any
 	lossQueue float64 // Diff at that loss (window and lastRTT at the loss), packets
 }
 
-func newColoState(p coloParams, w window, cwnd float64) coloState {
+func newColoState(p coloParams, w Window, cwnd float64) coloState {
 	s := coloState{p: p, win: w}
 	s.enter(cwnd)
 	return s
@@ -134,12 +138,12 @@ func newColoState(p coloParams, w window, cwnd float64) coloState {
 
 // enter sets the slow-start part for window cwnd after a start or a jump.
 func (s *coloState) enter(cwnd float64) {
-	s.concave = s.win.slowStart && cwnd >= s.win.ssthresh/2
+	s.concave = s.win.SlowStart && cwnd >= s.win.Ssthresh/2
 }
 
 // concaveGain is the concave slow start's increase per packet acknowledged, (baseRTT/RTT)^γ.
 func (s *coloState) concaveGain(o Observation) float64 {
-	return math.Pow(minimumRTT(o)/clockRTT(o), s.p.gamma)
+	return math.Pow(MinimumRTT(o)/ClockRTT(o), s.p.gamma)
 }
 
 // perRTT is the congestion-avoidance increase per RTT at window cwnd, packets: max(α, 1).
@@ -150,25 +154,25 @@ func (s *coloState) perRTT(cwnd float64, o Observation) float64 {
 	case s.p.qmaxAtLoss == 1:
 		qMax = s.lossQueue
 	default:
-		qMax = cwnd * (1 - minimumRTT(o)/s.lastRTT)
+		qMax = cwnd * (1 - MinimumRTT(o)/s.lastRTT)
 	}
-	return math.Max(COLOAlpha(queued(cwnd, o), qMax, s.p.alphaMin, s.p.alphaMax, s.p.alphaShape == 1), 1)
+	return math.Max(COLOAlpha(Queued(cwnd, o), qMax, s.p.alphaMin, s.p.alphaMax, s.p.alphaShape == 1), 1)
 }
 
 // loss records the loss's queue and returns the reduced window (adaptive decrease).
 func (s *coloState) loss(cwnd float64, o Observation) float64 {
-	base, rtt := minimumRTT(o), clockRTT(o)
-	if q := queued(cwnd, o); q >= coloQueueEvidence {
+	base, rtt := MinimumRTT(o), ClockRTT(o)
+	if q := Queued(cwnd, o); q >= coloQueueEvidence {
 		s.lastRTT, s.lossQueue = rtt, q
 	}
-	next := s.win.loss(COLOBeta(base, rtt, s.p.betaMin)*cwnd, false)
+	next := s.win.Loss(COLOBeta(base, rtt, s.p.betaMin)*cwnd, false)
 	s.concave = false
 	return next
 }
 
 // timeout applies RFC 5681's timeout and returns the new window.
 func (s *coloState) timeout(cwnd float64) float64 {
-	next := s.win.timeout(cwnd)
+	next := s.win.Timeout(cwnd)
 	s.enter(next)
 	return next
 }
@@ -188,44 +192,44 @@ func (f *coloFluid) Init(x []float64, _ Observation) {
 }
 
 func (f *coloFluid) Deriv(dx, x []float64, o Observation) {
-	w, rtt := x[0], clockRTT(o)
+	w, rtt := x[0], ClockRTT(o)
 	var rate float64
 	switch {
-	case !f.win.slowStart:
+	case !f.win.SlowStart:
 		rate = f.perRTT(w, o) / rtt
 	case f.concave:
 		rate = w * math.Log1p(f.concaveGain(o)) / rtt
 	default:
-		rate = slowStartRate(w, rtt)
+		rate = SlowStartRate(w, rtt)
 	}
-	dx[0] = f.win.limit(w, rate)
+	dx[0] = f.win.Limit(w, rate)
 }
 
 // Guard crosses zero at ssthresh/2 in the exponential part and at ssthresh in the concave
 // part.
 func (f *coloFluid) Guard(x []float64, _ Observation) float64 {
 	if f.concave {
-		return f.win.guard(x[0])
+		return f.win.Guard(x[0])
 	}
-	if !f.win.slowStart || math.IsInf(f.win.ssthresh, 0) {
+	if !f.win.SlowStart || math.IsInf(f.win.Ssthresh, 0) {
 		return -1
 	}
-	return x[0] - f.win.ssthresh/2
+	return x[0] - f.win.Ssthresh/2
 }
 
 func (f *coloFluid) Switch(_ []float64, _ Observation) {
 	if f.concave {
-		f.concave, f.win.slowStart = false, false
+		f.concave, f.win.SlowStart = false, false
 		return
 	}
-	f.concave = f.win.slowStart
+	f.concave = f.win.SlowStart
 }
 
 func (f *coloFluid) OnLoss(x []float64, o Observation) { x[0] = f.loss(x[0], o) }
 
 func (f *coloFluid) OnTimeout(x []float64, _ Observation) { x[0] = f.timeout(x[0]) }
 
-func (f *coloFluid) Ssthresh() float64 { return f.win.reported() }
+func (f *coloFluid) Ssthresh() float64 { return f.win.Reported() }
 
 // coloEvent is COLO's event face.
 type coloEvent struct {
@@ -234,15 +238,14 @@ type coloEvent struct {
 }
 
 func (e *coloEvent) Cwnd() float64      { return e.cwnd }
-func (e *coloEvent) Ssthresh() float64  { return e.win.reported() }
-func (e *coloEvent) Recovery() Recovery { return RecoveryNewReno }
+func (e *coloEvent) Ssthresh() float64  { return e.win.Reported() }
 
 // OnAck spends the acknowledged packets on the exponential part up to ssthresh/2, the
 // concave part up to ssthresh, then congestion avoidance, carrying what is left over from
 // one regime into the next.
 func (e *coloEvent) OnAck(acked float64, o Observation) {
-	if e.win.slowStart && !e.concave {
-		half := e.win.ssthresh / 2
+	if e.win.SlowStart && !e.concave {
+		half := e.win.Ssthresh / 2
 		if next := e.cwnd + acked; next < half {
 			e.cwnd, acked = next, 0
 		} else {
@@ -252,17 +255,17 @@ func (e *coloEvent) OnAck(acked float64, o Observation) {
 	}
 	if e.concave && acked > 0 {
 		g := e.concaveGain(o)
-		if next := e.cwnd + acked*g; next < e.win.ssthresh {
+		if next := e.cwnd + acked*g; next < e.win.Ssthresh {
 			e.cwnd, acked = next, 0
 		} else {
-			acked -= (e.win.ssthresh - e.cwnd) / g
-			e.cwnd, e.concave, e.win.slowStart = e.win.ssthresh, false, false
+			acked -= (e.win.Ssthresh - e.cwnd) / g
+			e.cwnd, e.concave, e.win.SlowStart = e.win.Ssthresh, false, false
 		}
 	}
-	if !e.win.slowStart && acked > 0 {
-		e.cwnd += e.win.limit(e.cwnd, acked*e.perRTT(e.cwnd, o)/e.cwnd)
+	if !e.win.SlowStart && acked > 0 {
+		e.cwnd += e.win.Limit(e.cwnd, acked*e.perRTT(e.cwnd, o)/e.cwnd)
 	}
-	e.cwnd = e.win.clamp(e.cwnd)
+	e.cwnd = e.win.Clamp(e.cwnd)
 }
 
 func (e *coloEvent) OnLoss(o Observation) { e.cwnd = e.loss(e.cwnd, o) }

@@ -24,16 +24,14 @@ import "math"
 
 func init() {
 	Register("compound", func() Algorithm {
-		a := &compound{algoBase: algoBase{name: "compound",
-			describe: "Compound TCP: Reno window plus a delay-based window that scales as win^k while queues are short (Tan et al. 2006)"}}
+		a := &compound{}
 		const src = "Tan et al. 2006, INFOCOM"
-		a.specs = []paramSpec{
-			spec(&a.p.alpha, "alpha", 1.0/8, "packets^(1−k)/RTT", 0, 10, src, "scale of the delay window's growth α·win^k per RTT"),
-			spec(&a.p.k, "k", 0.75, "1", 0, 0.99, src, "exponent of the delay window's growth"),
-			spec(&a.p.beta, "beta", 0.5, "1", 0.05, 0.95, src, "fraction of the window removed by a loss"),
-			spec(&a.p.gamma, "gamma", 30, "packets", 0, 1e6, src, "queued packets at which the delay window starts shrinking"),
-			spec(&a.p.zeta, "zeta", 1, "1", 0, 10, src, "delay window removed per RTT per queued packet beyond γ"),
-		}
+		a.Base = NewBase("compound", "Compound TCP: Reno window plus a delay-based window that scales as win^k while queues are short (Tan et al. 2006)",
+			Real(&a.p.alpha, "alpha", 1.0/8, "packets^(1−k)/RTT", 0, 10, src, "scale of the delay window's growth α·win^k per RTT"),
+			Real(&a.p.k, "k", 0.75, "1", 0, 0.99, src, "exponent of the delay window's growth"),
+			Real(&a.p.beta, "beta", 0.5, "1", 0.05, 0.95, src, "fraction of the window removed by a loss"),
+			Real(&a.p.gamma, "gamma", 30, "packets", 0, 1e6, src, "queued packets at which the delay window starts shrinking"),
+			Real(&a.p.zeta, "zeta", 1, "1", 0, 10, src, "delay window removed per RTT per queued packet beyond γ"))
 		return a
 	})
 }
@@ -41,17 +39,30 @@ func init() {
 type compoundParams struct{ alpha, k, beta, gamma, zeta float64 }
 
 type compound struct {
-	algoBase
+	Base
 	p compoundParams
 }
 
+var (
+	_ Algorithm          = (*compound)(nil)
+	_ ResponseReferencer = (*compound)(nil)
+	_ FluidLaw           = (*compoundFluid)(nil)
+	_ EventLaw           = (*compoundEvent)(nil)
+)
+
+// ResponseReference is the loss-driven bound Tan et al. derive for their defaults
+// (d = 1/(2 − k) = 0.8).
+func (a *compound) ResponseReference(LossModel) (ResponseReference, bool) {
+	return ResponseReference{C: 0.255, D: 0.8, Source: "Tan et al. 2006 (derived, loss-driven bound)", PMax: 1e-4}, true
+}
+
 func (a *compound) NewFluid(c FlowConfig) FluidLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &compoundFluid{init: w, win: w, cwnd0: cwnd, p: a.p}
 }
 
 func (a *compound) NewEvent(c FlowConfig) EventLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &compoundEvent{cwnd: cwnd, win: w, p: a.p}
 }
 
@@ -81,13 +92,13 @@ func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
 	dwnd = math.Max(dwnd, 0)
 	cwnd = (win - dwnd) / 2
 	delay = math.Max(win*(1-p.beta)-cwnd, 0)
-	cwnd = math.Max(cwnd, minLossWindow-delay)
+	cwnd = math.Max(cwnd, MinLossWindow-delay)
 	return cwnd, delay
 }
 
 // compoundFluid is Compound's fluid face, x = [win, dwnd].
 type compoundFluid struct {
-	init, win window
+	init, win Window
 	cwnd0     float64
 	p         compoundParams
 }
@@ -100,73 +111,72 @@ func (f *compoundFluid) Init(x []float64, _ Observation) {
 }
 
 func (f *compoundFluid) Deriv(dx, x []float64, o Observation) {
-	rtt := clockRTT(o)
+	rtt := ClockRTT(o)
 	win := x[0]
-	if f.win.slowStart {
-		dx[0], dx[1] = f.win.limit(win, slowStartRate(win, rtt)), 0
+	if f.win.SlowStart {
+		dx[0], dx[1] = f.win.Limit(win, SlowStartRate(win, rtt)), 0
 		return
 	}
-	delay := f.p.smoothDelayStep(win, queued(win, o), x[1]) / rtt
+	delay := f.p.smoothDelayStep(win, Queued(win, o), x[1]) / rtt
 	grow := 1/rtt + delay
-	if f.win.limit(win, grow) == 0 {
+	if f.win.Limit(win, grow) == 0 {
 		dx[0], dx[1] = 0, 0
 		return
 	}
 	dx[0], dx[1] = grow, delay
 }
 
-func (f *compoundFluid) Guard(x []float64, _ Observation) float64 { return f.win.guard(x[0]) }
+func (f *compoundFluid) Guard(x []float64, _ Observation) float64 { return f.win.Guard(x[0]) }
 
-func (f *compoundFluid) Switch(_ []float64, _ Observation) { f.win.slowStart = false }
+func (f *compoundFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = false }
 
 func (f *compoundFluid) OnLoss(x []float64, _ Observation) {
 	cwnd, delay := f.p.split(x[0], x[1])
-	x[0] = f.win.loss(cwnd+delay, false)
+	x[0] = f.win.Loss(cwnd+delay, false)
 	x[1] = delay
 }
 
 func (f *compoundFluid) OnTimeout(x []float64, _ Observation) {
-	x[0] = f.win.timeout(x[0])
+	x[0] = f.win.Timeout(x[0])
 	x[1] = 0
 }
 
-func (f *compoundFluid) Ssthresh() float64 { return f.win.reported() }
+func (f *compoundFluid) Ssthresh() float64 { return f.win.Reported() }
 
 // compoundEvent is Compound's event face.
 type compoundEvent struct {
 	cwnd, dwnd float64
-	win        window
+	win        Window
 	p          compoundParams
 	update     float64 // time of the next once-per-RTT dwnd update, s
 }
 
 func (e *compoundEvent) Cwnd() float64      { return e.cwnd + e.dwnd }
-func (e *compoundEvent) Ssthresh() float64  { return e.win.reported() }
-func (e *compoundEvent) Recovery() Recovery { return RecoveryNewReno }
+func (e *compoundEvent) Ssthresh() float64  { return e.win.Reported() }
 
 func (e *compoundEvent) OnAck(acked float64, o Observation) {
-	left := e.win.ackSlowStart(&e.cwnd, acked)
+	left := e.win.AckSlowStart(&e.cwnd, acked)
 	win := e.cwnd + e.dwnd
 	if left > 0 {
-		e.cwnd += e.win.limit(win, left/win)
+		e.cwnd += e.win.Limit(win, left/win)
 	}
-	if !e.win.slowStart && o.Now >= e.update {
-		e.update = o.Now + clockRTT(o)
-		e.dwnd = math.Max(e.dwnd+e.win.limit(win, e.p.delayStep(win, queued(win, o))), 0)
+	if !e.win.SlowStart && o.Now >= e.update {
+		e.update = o.Now + ClockRTT(o)
+		e.dwnd = math.Max(e.dwnd+e.win.Limit(win, e.p.delayStep(win, Queued(win, o))), 0)
 	}
-	if over := e.cwnd + e.dwnd - e.win.maxCwnd; over > 0 {
+	if over := e.cwnd + e.dwnd - e.win.MaxCwnd; over > 0 {
 		e.dwnd = math.Max(e.dwnd-over, 0)
-		e.cwnd = e.win.maxCwnd - e.dwnd
+		e.cwnd = e.win.MaxCwnd - e.dwnd
 	}
 }
 
 func (e *compoundEvent) OnLoss(Observation) {
 	cwnd, delay := e.p.split(e.cwnd+e.dwnd, e.dwnd)
-	win := e.win.loss(cwnd+delay, false)
+	win := e.win.Loss(cwnd+delay, false)
 	e.cwnd, e.dwnd = win-delay, delay
 }
 
 func (e *compoundEvent) OnTimeout(Observation) {
-	e.cwnd = e.win.timeout(e.cwnd + e.dwnd)
+	e.cwnd = e.win.Timeout(e.cwnd + e.dwnd)
 	e.dwnd = 0
 }

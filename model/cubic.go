@@ -34,18 +34,16 @@ func CubicK(wmax, c, beta float64) float64 { return math.Cbrt(wmax * (1 - beta) 
 
 func init() {
 	Register("cubic", func() Algorithm {
-		a := &cubic{algoBase: algoBase{name: "cubic",
-			describe: "CUBIC: window a cubic function of the time since the last loss, with a Reno-friendly region (RFC 9438)"}}
-		a.specs = []paramSpec{
-			spec(&a.p.c, "c", 0.4, "packets/s³", 0.01, 10, "RFC 9438 §5",
+		a := &cubic{}
+		a.Base = NewBase("cubic", "CUBIC: window a cubic function of the time since the last loss, with a Reno-friendly region (RFC 9438)",
+			Real(&a.p.c, "c", 0.4, "packets/s³", 0.01, 10, "RFC 9438 §5",
 				"aggressiveness: scale of the cubic curve"),
-			spec(&a.p.beta, "beta", 0.7, "1", 0.5, 0.95, "RFC 9438 §4.6 (2008 paper: 0.8)",
+			Real(&a.p.beta, "beta", 0.7, "1", 0.5, 0.95, "RFC 9438 §4.6 (2008 paper: 0.8)",
 				"fraction of the window kept after a loss"),
-			switchSpec(&a.p.fastConvergence, "fast_convergence", 1, "RFC 9438 §4.7",
+			Switch(&a.p.fastConvergence, "fast_convergence", 1, "RFC 9438 §4.7",
 				"1: a loss below the previous W_max lowers W_max to W·(1+β)/2"),
-			switchSpec(&a.p.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
-				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"),
-		}
+			Switch(&a.p.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
+				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"))
 		return a
 	})
 }
@@ -53,17 +51,41 @@ func init() {
 type cubicParams struct{ c, beta, fastConvergence, friendly float64 }
 
 type cubic struct {
-	algoBase
+	Base
 	p cubicParams
 }
 
+var (
+	_ Algorithm             = (*cubic)(nil)
+	_ ResponseReferencer    = (*cubic)(nil)
+	_ ConvergeReferencer    = (*cubic)(nil)
+	_ FluidLaw              = (*cubicFluid)(nil)
+	_ InverseWindowIncrease = (*cubicFluid)(nil)
+	_ RecoveryEnder         = (*cubicFluid)(nil)
+	_ EventLaw              = (*cubicEvent)(nil)
+)
+
+// ResponseReference is RFC 9438 §5's cubic region: W̄ = (C·(3+β)/(4(1−β)))^¼·τ^¾/p^¾
+// (1.054·τ^¾/p^¾ at the defaults).
+func (a *cubic) ResponseReference(LossModel) (ResponseReference, bool) {
+	c := math.Pow(a.p.c*(3+a.p.beta)/(4*(1-a.p.beta)), 0.25)
+	return ResponseReference{C: c, D: 0.75, E: 0.75, Source: "RFC 9438 §5 (cubic region)", PMax: 1e-4}, true
+}
+
+// ConvergeReference: after a loss at the BDP the curve returns to it in K; filling from
+// one packet has no closed form (slow start, then the curve).
+func (a *cubic) ConvergeReference(bdpPkts, _ float64) ConvergeReference {
+	k := CubicK(bdpPkts, a.p.c, a.p.beta)
+	return ConvergeReference{RecoveryS: &k, Note: "K = cbrt(W_max(1−β)/C)"}
+}
+
 func (a *cubic) NewFluid(c FlowConfig) FluidLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &cubicFluid{init: w, win: w, cwnd0: cwnd, cubicEpoch: newCubicEpoch(a.p)}
 }
 
 func (a *cubic) NewEvent(c FlowConfig) EventLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &cubicEvent{cwnd: cwnd, win: w, cubicEpoch: newCubicEpoch(a.p)}
 }
 
@@ -133,7 +155,7 @@ func (e *cubicEpoch) congestion(w float64) float64 {
 
 // cubicFluid is CUBIC's fluid face, x = [W, W_est].
 type cubicFluid struct {
-	init, win window
+	init, win Window
 	cwnd0     float64
 	cubicEpoch
 }
@@ -144,16 +166,16 @@ func (f *cubicFluid) Init(x []float64, o Observation) {
 	f.win = f.init
 	f.cubicEpoch = newCubicEpoch(f.p)
 	x[0], x[1] = f.cwnd0, f.cwnd0
-	if !f.win.slowStart {
+	if !f.win.SlowStart {
 		f.begin(o.Now, x[0])
 	}
 }
 
 func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
-	rtt := clockRTT(o)
+	rtt := ClockRTT(o)
 	w, west := x[0], x[1]
-	if f.win.slowStart {
-		dx[0] = f.win.limit(w, slowStartRate(w, rtt))
+	if f.win.SlowStart {
+		dx[0] = f.win.Limit(w, SlowStartRate(w, rtt))
 		dx[1] = dx[0]
 		return
 	}
@@ -163,60 +185,59 @@ func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
 	if f.friendly(t, west) {
 		target = west + alpha
 	}
-	dx[0] = f.win.limit(w, math.Max(target-w, 0)/rtt)
+	dx[0] = f.win.Limit(w, math.Max(target-w, 0)/rtt)
 	dx[1] = alpha / rtt
 }
 
-// perAckInverse: in the Reno-friendly region the window follows W_est, which grows α/W per
+// InverseWindowIncrease: in the Reno-friendly region the window follows W_est, which grows α/W per
 // ACK; on the cubic curve the window tracks a target instead.
-func (f *cubicFluid) perAckInverse(x []float64, o Observation) bool {
-	return !f.win.slowStart && f.friendly(o.Now-f.start, x[1])
+func (f *cubicFluid) InverseWindowIncrease(x []float64, o Observation) bool {
+	return !f.win.SlowStart && f.friendly(o.Now-f.start, x[1])
 }
 
-// endRecovery starts the epoch's clock when recovery ends, as the event face does at its
+// EndRecovery starts the epoch's clock when recovery ends, as the event face does at its
 // first ACK in congestion avoidance (Linux: epoch_start = 0 at a loss, set in cong_avoid).
-func (f *cubicFluid) endRecovery(_ []float64, o Observation) {
-	if !f.win.slowStart {
+func (f *cubicFluid) EndRecovery(_ []float64, o Observation) {
+	if !f.win.SlowStart {
 		f.start = o.Now
 	}
 }
 
-func (f *cubicFluid) Guard(x []float64, _ Observation) float64 { return f.win.guard(x[0]) }
+func (f *cubicFluid) Guard(x []float64, _ Observation) float64 { return f.win.Guard(x[0]) }
 
 func (f *cubicFluid) Switch(x []float64, o Observation) {
-	f.win.slowStart = false
+	f.win.SlowStart = false
 	x[1] = x[0]
 	f.begin(o.Now, x[0])
 }
 
 func (f *cubicFluid) OnLoss(x []float64, o Observation) {
-	x[0] = f.win.loss(f.congestion(x[0]), false)
+	x[0] = f.win.Loss(f.congestion(x[0]), false)
 	x[1] = x[0]
 	f.begin(o.Now, x[0])
 }
 
 func (f *cubicFluid) OnTimeout(x []float64, _ Observation) {
 	f.congestion(x[0])
-	x[0] = f.win.timeout(x[0])
+	x[0] = f.win.Timeout(x[0])
 	x[1] = x[0]
 }
 
-func (f *cubicFluid) Ssthresh() float64 { return f.win.reported() }
+func (f *cubicFluid) Ssthresh() float64 { return f.win.Reported() }
 
 // cubicEvent is CUBIC's event face.
 type cubicEvent struct {
 	cwnd, west float64
-	win        window
+	win        Window
 	inEpoch    bool
 	cubicEpoch
 }
 
 func (e *cubicEvent) Cwnd() float64      { return e.cwnd }
-func (e *cubicEvent) Ssthresh() float64  { return e.win.reported() }
-func (e *cubicEvent) Recovery() Recovery { return RecoveryNewReno }
+func (e *cubicEvent) Ssthresh() float64  { return e.win.Reported() }
 
 func (e *cubicEvent) OnAck(acked float64, o Observation) {
-	left := e.win.ackSlowStart(&e.cwnd, acked)
+	left := e.win.AckSlowStart(&e.cwnd, acked)
 	if left > 0 {
 		if !e.inEpoch {
 			e.inEpoch = true
@@ -228,19 +249,19 @@ func (e *cubicEvent) OnAck(acked float64, o Observation) {
 		if e.friendly(t, e.west) {
 			e.cwnd = math.Max(e.cwnd, e.west)
 		} else {
-			e.cwnd += left * (e.cubicTarget(t, clockRTT(o), e.cwnd) - e.cwnd) / e.cwnd
+			e.cwnd += left * (e.cubicTarget(t, ClockRTT(o), e.cwnd) - e.cwnd) / e.cwnd
 		}
 	}
-	e.cwnd = e.win.clamp(e.cwnd)
+	e.cwnd = e.win.Clamp(e.cwnd)
 }
 
 func (e *cubicEvent) OnLoss(Observation) {
-	e.cwnd = e.win.loss(e.congestion(e.cwnd), false)
+	e.cwnd = e.win.Loss(e.congestion(e.cwnd), false)
 	e.inEpoch = false
 }
 
 func (e *cubicEvent) OnTimeout(Observation) {
 	e.congestion(e.cwnd)
-	e.cwnd = e.win.timeout(e.cwnd)
+	e.cwnd = e.win.Timeout(e.cwnd)
 	e.inEpoch = false
 }

@@ -1,6 +1,7 @@
 // Package model is tcpfluid's domain: scenarios (links, paths, flows, cross traffic, timed
-// events) in users' units, their validation and loading, the fluid engine that runs a
-// scenario as one hybrid dynamical system (RunFluid), and the congestion-control algorithms.
+// events) in users' units, their validation and loading, results, and the
+// congestion-control algorithms with the contract both engines (packages fluid and packet)
+// run them by.
 //
 // # Algorithms
 //
@@ -52,17 +53,16 @@
 // (seed 002): it keeps its state through the outage and resumes at min(window before,
 // ssthresh).
 //
-// # The fluid engine
-//
-// RunFluid assembles a validated scenario into one state vector (every law's variables,
-// per-flow counters, per-link queues) integrated by ode's Dormand–Prince solver. Queues have
-// three modes (empty, busy, full) switched at located events; losses are located events too
-// (periodic and random loss as integrated intensities crossing thresholds, drop-tail
-// overflow with the synchronized or proportional rule and a reaction one RTT later, RED as
-// an intensity from the averaged queue). Every result names its form: FormHybrid, or
-// FormHybridRecovery, which counts as a packet sender does (a window held for one RTT after
-// each loss, ⌊W⌋ packets in flight, per-ACK increases at the window reached in the round).
+// # Writing an algorithm
 //
 // A user-defined algorithm implements Algorithm in its own package and calls Register in an
-// init function; New then finds it by name and both engines can run it.
+// init function; Configure then builds it by name with its parameters, and both engines
+// (packages fluid and packet) and every analysis can run it. The kit makes that short:
+// Base (name, description, parameters defined with Real and Switch, constraints with
+// Require), Window (the slow-start threshold, mode and receiver-window cap with Reno's
+// loss and timeout jumps) and WindowLaw, which turns a WindowRule — increase per RTT and
+// the reduced window at a loss — into both faces. The optional interfaces of
+// algorithm.go (RecoveryStyle, ResponseReferencer, ConvergeReferencer,
+// InverseWindowIncrease, RecoveryEnder, SubflowSsthresh, Checker) are what the engines
+// and analyses look for; each is asserted at compile time where it is implemented.
 package model

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"sync"
+
+	"gonum.org/v1/gonum/integrate/quad"
 )
 
 // HighSpeed TCP (RFC 3649, Floyd 2003). Above Low_Window = 38 packets the window grows by
@@ -45,12 +47,11 @@ var (
 
 func init() {
 	Register("highspeed", func() Algorithm {
-		h := &highSpeed{algoBase: algoBase{name: "highspeed",
-			describe: "HighSpeed TCP: AIMD with window-dependent a(W) and b(W) above 38 packets (RFC 3649)"}}
-		h.specs = []paramSpec{
-			switchSpec(&h.table, "table", 0, "RFC 3649 §5 closed form (0); Appendix B table as in Linux tcp_highspeed.c (1)",
-				"0: closed-form a(W), b(W); 1: RFC 3649 Appendix B table, looked up as Linux does"),
-		}
+		h := &highSpeed{}
+		h.Base = NewBase("highspeed", "HighSpeed TCP: AIMD with window-dependent a(W) and b(W) above 38 packets (RFC 3649)",
+			Switch(&h.table, "table", 0, "RFC 3649 §5 closed form (0); Appendix B table as in Linux tcp_highspeed.c (1)",
+				"0: closed-form a(W), b(W); 1: RFC 3649 Appendix B table, looked up as Linux does"))
+		h.WindowLaw = WindowLaw{Rule: h.rule}
 		return h
 	})
 }
@@ -114,11 +115,18 @@ var highSpeedTable = sync.OnceValue(func() []hsRow {
 })
 
 type highSpeed struct {
-	algoBase
+	Base
+	WindowLaw
 	table float64
 }
 
-func (h *highSpeed) rule() *highSpeedRule {
+var (
+	_ Algorithm          = (*highSpeed)(nil)
+	_ ResponseReferencer = (*highSpeed)(nil)
+	_ ConvergeReferencer = (*highSpeed)(nil)
+)
+
+func (h *highSpeed) rule() WindowRule {
 	r := &highSpeedRule{}
 	if h.table == 1 {
 		r.rows = highSpeedTable()
@@ -126,16 +134,35 @@ func (h *highSpeed) rule() *highSpeedRule {
 	return r
 }
 
-func (h *highSpeed) NewFluid(c FlowConfig) FluidLaw { return newWindowFluid(c, h.rule(), false) }
+func (h *highSpeed) ResponseReference(LossModel) (ResponseReference, bool) {
+	return ResponseReference{C: 0.12, D: 0.835, Source: "RFC 3649 §5", PMax: 1e-4}, true
+}
 
-func (h *highSpeed) NewEvent(c FlowConfig) EventLaw {
-	return newWindowEvent(c, h.rule(), false, RecoveryNewReno)
+// ConvergeReference: dW/dt = a(W)/RTT, so the times are RTT·∫dw/a(w), by Gauss–Legendre
+// quadrature of the closed-form a(w); the table's steps have no such form.
+func (h *highSpeed) ConvergeReference(bdpPkts, rttS float64) ConvergeReference {
+	if h.table == 1 {
+		return ConvergeReference{Note: "no closed form for the Appendix B table"}
+	}
+	fill := rttS * integrateInverse(HighSpeedA, 1, bdpPkts)
+	rec := rttS * integrateInverse(HighSpeedA, (1-HighSpeedB(bdpPkts))*bdpPkts, bdpPkts)
+	return ConvergeReference{FillS: &fill, RecoveryS: &rec, Note: "RTT·∫dw/a(w) with RFC 3649's closed-form a(w)"}
+}
+
+// integrateInverse is ∫_lo^hi dw/a(w), split at Low_Window, where a(w) has a kink, and
+// integrated piecewise with 64-point Gauss–Legendre.
+func integrateInverse(a func(float64) float64, lo, hi float64) float64 {
+	inv := func(w float64) float64 { return 1 / a(w) }
+	if lo < hsLowWindow && hi > hsLowWindow {
+		return quad.Fixed(inv, lo, hsLowWindow, 64, nil, 0) + quad.Fixed(inv, hsLowWindow, hi, 64, nil, 0)
+	}
+	return quad.Fixed(inv, lo, hi, 64, nil, 0)
 }
 
 // highSpeedRule uses the closed form when rows is nil, else the Appendix B table.
 type highSpeedRule struct{ rows []hsRow }
 
-func (*highSpeedRule) start(Observation) {}
+func (*highSpeedRule) Start(Observation) {}
 
 // row is the table row governing window w (Linux: the first row whose window is ≥ w).
 func (r *highSpeedRule) row(w float64) hsRow {
@@ -143,14 +170,14 @@ func (r *highSpeedRule) row(w float64) hsRow {
 	return r.rows[min(i, len(r.rows)-1)]
 }
 
-func (r *highSpeedRule) perRTT(w float64, _ Observation) float64 {
+func (r *highSpeedRule) PerRTT(w float64, _ Observation) float64 {
 	if r.rows == nil {
 		return HighSpeedA(w)
 	}
 	return r.row(w).a
 }
 
-func (r *highSpeedRule) congestion(w float64, _ Observation) float64 {
+func (r *highSpeedRule) Congestion(w float64, _ Observation) float64 {
 	if r.rows == nil {
 		return (1 - HighSpeedB(w)) * w
 	}

@@ -19,15 +19,14 @@ import "math"
 
 func init() {
 	Register("htcp", func() Algorithm {
-		a := &htcp{algoBase: algoBase{name: "htcp",
-			describe: "H-TCP: increase growing with the time since the last loss, adaptive backoff RTTmin/RTTmax (Leith & Shorten 2004)"}}
+		a := &htcp{}
 		const src = "Leith & Shorten 2004; Linux tcp_htcp.c"
-		a.specs = []paramSpec{
-			spec(&a.p.deltaL, "delta_l", 1, "s", 0, 1e3, src, "time after a loss during which the increase is Reno's"),
-			spec(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src, "smallest fraction of the window kept after a loss"),
-			spec(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 0.95, src, "largest fraction of the window kept after a loss"),
-		}
-		a.consistent = func() error { return ordered("beta_min", a.p.betaMin, "beta_max", a.p.betaMax) }
+		a.Base = NewBase("htcp", "H-TCP: increase growing with the time since the last loss, adaptive backoff RTTmin/RTTmax (Leith & Shorten 2004)",
+			Real(&a.p.deltaL, "delta_l", 1, "s", 0, 1e3, src, "time after a loss during which the increase is Reno's"),
+			Real(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src, "smallest fraction of the window kept after a loss"),
+			Real(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 0.95, src, "largest fraction of the window kept after a loss"))
+		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
+		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
 		return a
 	})
 }
@@ -35,15 +34,12 @@ func init() {
 type htcpParams struct{ deltaL, betaMin, betaMax float64 }
 
 type htcp struct {
-	algoBase
+	Base
+	WindowLaw
 	p htcpParams
 }
 
-func (a *htcp) NewFluid(c FlowConfig) FluidLaw { return newWindowFluid(c, &htcpRule{p: a.p}, false) }
-
-func (a *htcp) NewEvent(c FlowConfig) EventLaw {
-	return newWindowEvent(c, &htcpRule{p: a.p}, false, RecoveryNewReno)
-}
+var _ Algorithm = (*htcp)(nil)
 
 type htcpRule struct {
 	p        htcpParams
@@ -51,7 +47,7 @@ type htcpRule struct {
 	beta     float64
 }
 
-func (r *htcpRule) start(o Observation) { r.lastLoss, r.beta = o.Now, r.p.betaMin }
+func (r *htcpRule) Start(o Observation) { r.lastLoss, r.beta = o.Now, r.p.betaMin }
 
 // HTCPAlpha is H-TCP's increase factor α(Δ) for Δ seconds since the last congestion event
 // and a low-speed period of deltaL seconds: 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)², or 1 within Δ_L.
@@ -63,12 +59,12 @@ func HTCPAlpha(delta, deltaL float64) float64 {
 	return 1 + 10*d + d*d/4
 }
 
-func (r *htcpRule) perRTT(_ float64, o Observation) float64 {
+func (r *htcpRule) PerRTT(_ float64, o Observation) float64 {
 	return 2 * (1 - r.beta) * HTCPAlpha(o.Now-r.lastLoss, r.p.deltaL)
 }
 
-func (r *htcpRule) congestion(w float64, o Observation) float64 {
-	r.beta = math.Min(math.Max(minimumRTT(o)/clockRTT(o), r.p.betaMin), r.p.betaMax)
+func (r *htcpRule) Congestion(w float64, o Observation) float64 {
+	r.beta = math.Min(math.Max(MinimumRTT(o)/ClockRTT(o), r.p.betaMin), r.p.betaMax)
 	r.lastLoss = o.Now
 	return r.beta * w
 }

@@ -94,37 +94,34 @@ const oliaBestRelTol = 1e-9
 
 func init() {
 	Register("lia", func() Algorithm {
-		return &mptcp{kind: coupledLIA, algoBase: algoBase{name: "lia",
-			describe: "MPTCP LIA: per ACK W_i += min(α/W_total, 1/W_i), halving per subflow (RFC 6356)"}}
+		a := &mptcp{kind: coupledLIA}
+		a.Base = NewBase("lia", "MPTCP LIA: per ACK W_i += min(α/W_total, 1/W_i), halving per subflow (RFC 6356)")
+		return a
 	})
 	Register("olia", func() Algorithm {
-		a := &mptcp{kind: coupledOLIA, algoBase: algoBase{name: "olia",
-			describe: "MPTCP OLIA: opportunistic linked increases, windows moved towards the best paths (Khalili et al., CoNEXT 2012)"}}
-		a.specs = []paramSpec{
-			spec(&a.p.tie, "tie_pkts", 1, "packets", 1e-3, 100, "Linux mptcp_olia.c compares integer windows",
-				"windows within this many packets of the largest count as largest (set M); membership ramps linearly across it"),
-		}
+		a := &mptcp{kind: coupledOLIA}
+		a.Base = NewBase("olia", "MPTCP OLIA: opportunistic linked increases, windows moved towards the best paths (Khalili et al., CoNEXT 2012)",
+			Real(&a.p.tie, "tie_pkts", 1, "packets", 1e-3, 100, "Linux mptcp_olia.c compares integer windows",
+				"windows within this many packets of the largest count as largest (set M); membership ramps linearly across it"))
 		return a
 	})
 	Register("vlia", func() Algorithm {
-		a := &mptcp{kind: coupledVLIA, algoBase: algoBase{name: "vlia",
-			describe: "VLIA (reconstruction of seed 001, Kim, Han & Lee, JITAE 2020): CUBIC on subflows whose " +
-				"BDP exceeds a threshold, counted in LIA's α as a virtual Reno window; LIA on the others"}}
-		a.specs = []paramSpec{
-			spec(&a.p.bdpThreshold, "bdp_threshold_pkts", mptcpDefaultBDPThreshold, "packets", 1, 1e9,
+		a := &mptcp{kind: coupledVLIA}
+		a.Base = NewBase("vlia", "VLIA (reconstruction of seed 001, Kim, Han & Lee, JITAE 2020): CUBIC on subflows whose "+
+			"BDP exceeds a threshold, counted in LIA's α as a virtual Reno window; LIA on the others",
+			Real(&a.p.bdpThreshold, "bdp_threshold_pkts", mptcpDefaultBDPThreshold, "packets", 1, 1e9,
 				"chosen here (seed 001 gives none): between its paths' 171 and 4166 packets",
 				"a subflow whose path BDP at setup, or W·BaseRTT/RTT at a congestion event, exceeds this runs CUBIC"),
-			spec(&a.p.cubic.c, "c", 0.4, "packets/s³", 0.01, 10, "RFC 9438 §5",
+			Real(&a.p.cubic.c, "c", 0.4, "packets/s³", 0.01, 10, "RFC 9438 §5",
 				"CUBIC subflows: scale of the cubic curve"),
-			spec(&a.p.cubic.beta, "beta", 0.7, "1", 0.5, 0.95, "RFC 9438 §4.6",
+			Real(&a.p.cubic.beta, "beta", 0.7, "1", 0.5, 0.95, "RFC 9438 §4.6",
 				"CUBIC subflows: fraction of the window kept after a loss"),
-			switchSpec(&a.p.cubic.fastConvergence, "fast_convergence", 1, "RFC 9438 §4.7",
+			Switch(&a.p.cubic.fastConvergence, "fast_convergence", 1, "RFC 9438 §4.7",
 				"CUBIC subflows: 1 lowers W_max to W·(1+β)/2 after a loss below the previous W_max"),
-			switchSpec(&a.p.cubic.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
+			Switch(&a.p.cubic.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
 				"CUBIC subflows: 1 uses the Reno-friendly estimate where it exceeds the cubic curve"),
-			switchSpec(&a.p.sqrtAlpha, "sqrt_alpha", 0, "seed 001 §3 (its second step); MODELS.md omits it",
-				"1 multiplies each virtual Reno window by sqrt(α) (α computed with the virtual windows) before the α the LIA subflows use"),
-		}
+			Switch(&a.p.sqrtAlpha, "sqrt_alpha", 0, "seed 001 §3 (its second step); MODELS.md omits it",
+				"1 multiplies each virtual Reno window by sqrt(α) (α computed with the virtual windows) before the α the LIA subflows use"))
 		return a
 	})
 }
@@ -139,13 +136,23 @@ type mptcpParams struct {
 
 // mptcp is LIA, OLIA or VLIA.
 type mptcp struct {
-	algoBase
+	Base
 	kind int
 	p    mptcpParams
 }
 
 // Multipath reports that the algorithm couples the windows of several subflows.
 func (a *mptcp) Multipath() bool { return true }
+
+var (
+	_ Algorithm             = (*mptcp)(nil)
+	_ Multipath             = (*mptcp)(nil)
+	_ FluidLaw              = (*coupledFluid)(nil)
+	_ InverseWindowIncrease = (*coupledFluid)(nil)
+	_ SubflowSsthresh       = (*coupledFluid)(nil)
+	_ MultipathEventLaw     = (*coupledEvent)(nil)
+	_ SubflowSsthresh       = (*coupledEvent)(nil)
+)
 
 func (a *mptcp) NewFluid(c FlowConfig) FluidLaw {
 	f := &coupledFluid{coupled: newCoupled(a.kind, a.p, c)}
@@ -199,7 +206,7 @@ func VirtualRenoWindow(wCubic, rttS, c, beta float64) float64 {
 		return 0
 	}
 	kc := math.Pow(c*(3+beta)/(4*(1-beta)), 0.25)
-	v := math.Sqrt(1.5) * math.Pow(wCubic/kc, 2.0/3) / math.Sqrt(math.Max(rttS, minClockRTT))
+	v := math.Sqrt(1.5) * math.Pow(wCubic/kc, 2.0/3) / math.Sqrt(math.Max(rttS, MinClockRTT))
 	return math.Min(v, wCubic)
 }
 
@@ -248,8 +255,8 @@ type coupled struct {
 	p     mptcpParams
 	n     int
 	cwnd0 float64  // packets, every subflow's initial window
-	start window   // every subflow's window state at the flow's start
-	win   []window // per subflow (a VLIA subflow in CUBIC mode uses its CUBIC face's)
+	start Window   // every subflow's window state at the flow's start
+	win   []Window // per subflow (a VLIA subflow in CUBIC mode uses its CUBIC face's)
 	gap   []float64
 	bdp   []float64 // VLIA: BDP estimate per subflow, packets
 	cubic []bool
@@ -262,9 +269,9 @@ type coupled struct {
 
 func newCoupled(kind int, p mptcpParams, c FlowConfig) coupled {
 	n := max(c.Subflows, 1)
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	cp := coupled{kind: kind, p: p, n: n, cwnd0: cwnd, start: w, ackRate: 1 / c.packetsPerAck(),
-		win: make([]window, n), gap: make([]float64, n), bdp: make([]float64, n), cubic: make([]bool, n),
+		win: make([]Window, n), gap: make([]float64, n), bdp: make([]float64, n), cubic: make([]bool, n),
 		pathBDP: make([]float64, n)}
 	copy(cp.pathBDP, c.PathBDP)
 	cp.reset()
@@ -295,7 +302,7 @@ func (c *coupled) sums(w []float64, o Observation) liaSums {
 	var s liaSums
 	virtual := false
 	for k := range c.n {
-		rtt := clockRTT(subflowObs(o, k))
+		rtt := ClockRTT(subflowObs(o, k))
 		wk := w[k]
 		if c.kind == coupledVLIA && c.cubic[k] {
 			wk = VirtualRenoWindow(wk, rtt, c.p.cubic.c, c.p.cubic.beta)
@@ -309,7 +316,7 @@ func (c *coupled) sums(w []float64, o Observation) liaSums {
 	scale := math.Sqrt(s.alpha())
 	s = liaSums{}
 	for k := range c.n {
-		rtt := clockRTT(subflowObs(o, k))
+		rtt := ClockRTT(subflowObs(o, k))
 		wk := w[k]
 		if c.cubic[k] {
 			wk = scale * VirtualRenoWindow(wk, rtt, c.p.cubic.c, c.p.cubic.beta)
@@ -325,7 +332,7 @@ func (c *coupled) perAck(k int, w, interLoss []float64, s liaSums, o Observation
 	if c.kind != coupledOLIA {
 		return s.perAck(w[k])
 	}
-	rtt := clockRTT(subflowObs(o, k))
+	rtt := ClockRTT(subflowObs(o, k))
 	wk := math.Max(w[k], 1)
 	inc := c.oliaEpsilon(k, w, interLoss, o) / wk
 	if s.rate > 0 {
@@ -360,7 +367,7 @@ func (c *coupled) oliaEpsilon(k int, w, interLoss []float64, o Observation) floa
 
 // oliaValue is ℓ_p/τ_p², ℓ_p = max(ℓ1_p, ℓ2_p) packets.
 func (c *coupled) oliaValue(p int, interLoss []float64, o Observation) float64 {
-	rtt := clockRTT(subflowObs(o, p))
+	rtt := ClockRTT(subflowObs(o, p))
 	return math.Max(c.gap[p], interLoss[p]) / (rtt * rtt)
 }
 
@@ -380,7 +387,7 @@ func (c *coupled) observe(k int, w float64, ok Observation) bool {
 	if c.kind != coupledVLIA || c.cubic[k] {
 		return false
 	}
-	c.bdp[k] = math.Max(c.bdp[k], w*minimumRTT(ok)/clockRTT(ok))
+	c.bdp[k] = math.Max(c.bdp[k], w*MinimumRTT(ok)/ClockRTT(ok))
 	if c.bdp[k] > c.p.bdpThreshold {
 		c.cubic[k] = true
 		return true
@@ -444,7 +451,7 @@ func (f *coupledFluid) Deriv(dx, x []float64, o Observation) {
 	s := f.sums(w, o)
 	for k := range n {
 		ok := subflowObs(o, k)
-		rtt := clockRTT(ok)
+		rtt := ClockRTT(ok)
 		if f.kind == coupledVLIA {
 			if f.cubic[k] {
 				sub := [2]float64{x[k], x[n+k]}
@@ -457,8 +464,8 @@ func (f *coupledFluid) Deriv(dx, x []float64, o Observation) {
 		}
 		win := &f.win[k]
 		var rate float64
-		if win.slowStart {
-			rate = slowStartRate(w[k], rtt)
+		if win.SlowStart {
+			rate = SlowStartRate(w[k], rtt)
 		} else {
 			rate = f.perAck(k, w, aux, s, o) * w[k] / rtt
 			if f.kind != coupledOLIA {
@@ -468,26 +475,26 @@ func (f *coupledFluid) Deriv(dx, x []float64, o Observation) {
 		if rate < 0 && w[k] <= 1 {
 			rate = 0 // OLIA's negative ε never takes a window below one packet
 		}
-		dx[k] = win.limit(w[k], rate)
+		dx[k] = win.Limit(w[k], rate)
 		if f.kind == coupledOLIA {
 			dx[n+k] = w[k] / rtt // packets acknowledged per second
 		}
 	}
 }
 
-// perAckInverse (a single-path flow's, the only ones the recovery form corrects): LIA's
+// InverseWindowIncrease (a single-path flow's, the only ones the recovery form corrects): LIA's
 // and OLIA's increase per ACK on one path is 1/W; a VLIA subflow in CUBIC mode tracks its
 // curve.
-func (f *coupledFluid) perAckInverse([]float64, Observation) bool {
-	return !f.win[0].slowStart && !(f.kind == coupledVLIA && f.cubic[0])
+func (f *coupledFluid) InverseWindowIncrease([]float64, Observation) bool {
+	return !f.win[0].SlowStart && !(f.kind == coupledVLIA && f.cubic[0])
 }
 
 // guardOf is subflow k's slow-start guard.
 func (f *coupledFluid) guardOf(k int, x []float64) float64 {
 	if f.kind == coupledVLIA && f.cubic[k] {
-		return f.cf[k].win.guard(x[k])
+		return f.cf[k].win.Guard(x[k])
 	}
-	return f.win[k].guard(x[k])
+	return f.win[k].Guard(x[k])
 }
 
 func (f *coupledFluid) Guard(x []float64, _ Observation) float64 {
@@ -516,7 +523,7 @@ func (f *coupledFluid) Switch(x []float64, o Observation) {
 		x[k], x[f.n+k] = sub[0], sub[1]
 		return
 	}
-	f.win[k].slowStart = false
+	f.win[k].SlowStart = false
 }
 
 func (f *coupledFluid) OnLoss(x []float64, o Observation) { f.congestion(x, o, false) }
@@ -543,9 +550,9 @@ func (f *coupledFluid) congestion(x []float64, o Observation, timeout bool) {
 		return
 	}
 	if timeout {
-		x[k] = f.win[k].timeout(x[k])
+		x[k] = f.win[k].Timeout(x[k])
 	} else {
-		x[k] = f.win[k].loss(x[k]/2, false)
+		x[k] = f.win[k].Loss(x[k]/2, false)
 	}
 }
 
@@ -560,9 +567,9 @@ func (f *coupledFluid) SsthreshOf(k int) float64 {
 		return 0
 	}
 	if f.kind == coupledVLIA && f.cubic[k] {
-		return f.cf[k].win.reported()
+		return f.cf[k].win.Reported()
 	}
-	return f.win[k].reported()
+	return f.win[k].Reported()
 }
 
 // Ssthresh is the sum of the subflows' thresholds, as the flow's window is their sum.
@@ -602,15 +609,14 @@ func (e *coupledEvent) SsthreshOf(k int) float64 {
 		return 0
 	}
 	if e.kind == coupledVLIA && e.cubic[k] {
-		return e.ce[k].win.reported()
+		return e.ce[k].win.Reported()
 	}
-	return e.win[k].reported()
+	return e.win[k].Reported()
 }
 
 // Ssthresh is the sum of the subflows' thresholds.
 func (e *coupledEvent) Ssthresh() float64 { return sumOver(e.n, e.SsthreshOf) }
 
-func (e *coupledEvent) Recovery() Recovery { return RecoveryNewReno }
 
 // toCubic hands subflow k to a fresh CUBIC face with its current window state.
 func (e *coupledEvent) toCubic(k int) {
@@ -629,9 +635,9 @@ func (e *coupledEvent) OnAck(acked float64, o Observation) {
 		return
 	}
 	win := &e.win[k]
-	wasSlowStart := win.slowStart
-	left := win.ackSlowStart(&e.cwnd[k], acked)
-	if wasSlowStart && !win.slowStart && e.observe(k, e.cwnd[k], ok) {
+	wasSlowStart := win.SlowStart
+	left := win.AckSlowStart(&e.cwnd[k], acked)
+	if wasSlowStart && !win.SlowStart && e.observe(k, e.cwnd[k], ok) {
 		e.toCubic(k)
 		if left > 0 {
 			e.ce[k].OnAck(left, ok)
@@ -644,10 +650,10 @@ func (e *coupledEvent) OnAck(acked float64, o Observation) {
 			left = math.Min(left, 1) // one increase per ACK
 		}
 		s := e.sums(e.cwnd, o)
-		e.cwnd[k] += win.limit(e.cwnd[k], left*e.perAck(k, e.cwnd, e.acked, s, o))
+		e.cwnd[k] += win.Limit(e.cwnd[k], left*e.perAck(k, e.cwnd, e.acked, s, o))
 		e.cwnd[k] = math.Max(e.cwnd[k], 1)
 	}
-	e.cwnd[k] = win.clamp(e.cwnd[k])
+	e.cwnd[k] = win.Clamp(e.cwnd[k])
 }
 
 func (e *coupledEvent) OnLoss(o Observation) { e.congestion(o, false) }
@@ -670,8 +676,8 @@ func (e *coupledEvent) congestion(o Observation, timeout bool) {
 		e.ce[k].OnLoss(ok)
 		e.cwnd[k] = e.ce[k].cwnd
 	case timeout:
-		e.cwnd[k] = e.win[k].timeout(e.cwnd[k])
+		e.cwnd[k] = e.win[k].Timeout(e.cwnd[k])
 	default:
-		e.cwnd[k] = e.win[k].loss(e.cwnd[k]/2, false)
+		e.cwnd[k] = e.win[k].Loss(e.cwnd[k]/2, false)
 	}
 }

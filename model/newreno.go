@@ -7,9 +7,7 @@ package model
 
 func init() {
 	Register("newreno", func() Algorithm {
-		return &renoFamily{
-			algoBase: algoBase{name: "newreno", describe: "NewReno: Reno whose fast recovery survives partial ACKs, one halving per window of losses (RFC 6582)"},
-			recovery: RecoveryNewReno,
-		}
+		return newRenoFamily("newreno", "NewReno: Reno whose fast recovery survives partial ACKs, one halving per window of losses (RFC 6582)",
+			RecoveryNewReno, false)
 	})
 }

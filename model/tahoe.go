@@ -7,10 +7,7 @@ package model
 
 func init() {
 	Register("tahoe", func() Algorithm {
-		return &renoFamily{
-			algoBase: algoBase{name: "tahoe", describe: "Tahoe: slow start and AIMD(1, 1/2); every loss restarts slow start from one packet (Jacobson 1988)"},
-			restart:  true,
-			recovery: RecoveryTahoe,
-		}
+		return newRenoFamily("tahoe", "Tahoe: slow start and AIMD(1, 1/2); every loss restarts slow start from one packet (Jacobson 1988)",
+			RecoveryTahoe, true)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // ErrScenario is returned (wrapped) for a scenario that is malformed or out of range. The
@@ -252,26 +253,23 @@ func (s *Scenario) validateFlow(i int, names map[string]string) error {
 	if err := uniqueTraffic(names, f.Name, at); err != nil {
 		return err
 	}
-	alg, err := New(f.Algorithm)
-	if err != nil {
+	alg, err := Configure(f.Algorithm, f.Params)
+	var pe *ParamError
+	switch {
+	case errors.As(err, &pe) && pe.Param != "":
+		return &FieldError{Field: at + ".params." + pe.Param, Msg: fmt.Sprintf("%v: %v", f.Params[pe.Param], err), Err: err}
+	case errors.As(err, &pe):
+		return &FieldError{Field: at + ".params", Msg: err.Error(), Err: err}
+	case err != nil:
 		return &FieldError{Field: at + ".algorithm", Msg: fmt.Sprintf("%q, want one of %v", f.Algorithm, Algorithms()), Err: err}
-	}
-	keys := make([]string, 0, len(f.Params))
-	for k := range f.Params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := alg.Set(k, f.Params[k]); err != nil {
-			return &FieldError{Field: at + ".params." + k, Msg: fmt.Sprintf("%v: %v", f.Params[k], err), Err: err}
-		}
 	}
 	if len(f.Paths) > 0 {
 		if f.Path != "" {
 			return fieldErr(at+".path", "%q together with paths %v, want one of them", f.Path, f.Paths)
 		}
-		if mp, ok := alg.(Multipath); len(f.Paths) > 1 && (!ok || !mp.Multipath()) {
-			return fieldErr(at+".paths", "%v for algorithm %q, want a multi-path algorithm (lia, olia, vlia) or one path", f.Paths, f.Algorithm)
+		if len(f.Paths) > 1 && !IsMultipath(alg) {
+			return fieldErr(at+".paths", "%v for algorithm %q, want a multi-path algorithm (%s) or one path", f.Paths, f.Algorithm,
+				strings.Join(MultipathAlgorithms(), ", "))
 		}
 		for k, name := range f.Paths {
 			if s.PathIndex(name) < 0 {

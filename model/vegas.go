@@ -20,17 +20,15 @@ import "math"
 
 func init() {
 	Register("vegas", func() Algorithm {
-		v := &vegas{algoBase: algoBase{name: "vegas",
-			describe: "Vegas: delay-based, keeps α..β of its own packets queued (Brakmo & Peterson 1995)"}}
-		v.specs = []paramSpec{
-			spec(&v.p.alpha, "alpha", 2, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3 (paper: 1)",
+		v := &vegas{}
+		v.Base = NewBase("vegas", "Vegas: delay-based, keeps α..β of its own packets queued (Brakmo & Peterson 1995)",
+			Real(&v.p.alpha, "alpha", 2, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3 (paper: 1)",
 				"below this many queued packets the window grows by one per RTT"),
-			spec(&v.p.beta, "beta", 4, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3 (paper: 3)",
+			Real(&v.p.beta, "beta", 4, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3 (paper: 3)",
 				"above this many queued packets the window shrinks by one per RTT"),
-			spec(&v.p.gamma, "gamma", 1, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3",
-				"slow start ends when more than this many packets are queued"),
-		}
-		v.consistent = func() error { return ordered("alpha", v.p.alpha, "beta", v.p.beta) }
+			Real(&v.p.gamma, "gamma", 1, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3",
+				"slow start ends when more than this many packets are queued"))
+		v.Require(Ordered("alpha", &v.p.alpha, "beta", &v.p.beta))
 		return v
 	})
 }
@@ -38,17 +36,39 @@ func init() {
 type vegasParams struct{ alpha, beta, gamma float64 }
 
 type vegas struct {
-	algoBase
+	Base
 	p vegasParams
 }
 
+var (
+	_ Algorithm          = (*vegas)(nil)
+	_ RecoveryStyle      = (*vegas)(nil)
+	_ ResponseReferencer = (*vegas)(nil)
+	_ ConvergeReferencer = (*vegas)(nil)
+	_ FluidLaw           = (*vegasFluid)(nil)
+	_ EventLaw           = (*vegasEvent)(nil)
+)
+
+// Recovery: Vegas falls back to Reno's recovery on a loss.
+func (v *vegas) Recovery() Recovery { return RecoveryReno }
+
+// ResponseReference is Reno's: on an uncongested path Vegas sees no queueing delay and
+// grows by one packet per RTT.
+func (v *vegas) ResponseReference(loss LossModel) (ResponseReference, bool) {
+	return renoReference(loss), true
+}
+
+func (v *vegas) ConvergeReference(bdpPkts, rttS float64) ConvergeReference {
+	return aimdConverge(bdpPkts, rttS)
+}
+
 func (v *vegas) NewFluid(c FlowConfig) FluidLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &vegasFluid{init: w, win: w, cwnd0: cwnd, p: v.p}
 }
 
 func (v *vegas) NewEvent(c FlowConfig) EventLaw {
-	cwnd, w := newWindow(c)
+	cwnd, w := NewWindow(c)
 	return &vegasEvent{cwnd: cwnd, win: w, p: v.p}
 }
 
@@ -58,7 +78,7 @@ func (p *vegasParams) vegasStep(w, diff float64) float64 {
 	switch {
 	case diff < p.alpha:
 		return 1
-	case diff > p.beta && w > minLossWindow:
+	case diff > p.beta && w > MinLossWindow:
 		return -1
 	}
 	return 0
@@ -75,7 +95,7 @@ func (p *vegasParams) smoothVegasStep(w, diff float64) float64 {
 		return 1
 	case diff < p.alpha+d:
 		return 1 - (diff-p.alpha)/d
-	case diff <= p.beta-d || w <= minLossWindow:
+	case diff <= p.beta-d || w <= MinLossWindow:
 		return 0
 	case diff < p.beta:
 		return -(diff - (p.beta - d)) / d
@@ -85,7 +105,7 @@ func (p *vegasParams) smoothVegasStep(w, diff float64) float64 {
 
 // vegasFluid is Vegas's fluid face, x = [W].
 type vegasFluid struct {
-	init, win window
+	init, win Window
 	cwnd0     float64
 	p         vegasParams
 }
@@ -98,65 +118,64 @@ func (f *vegasFluid) Init(x []float64, _ Observation) {
 }
 
 func (f *vegasFluid) Deriv(dx, x []float64, o Observation) {
-	rtt := clockRTT(o)
-	if f.win.slowStart {
-		dx[0] = f.win.limit(x[0], slowStartRate(x[0], rtt))
+	rtt := ClockRTT(o)
+	if f.win.SlowStart {
+		dx[0] = f.win.Limit(x[0], SlowStartRate(x[0], rtt))
 		return
 	}
-	dx[0] = f.win.limit(x[0], f.p.smoothVegasStep(x[0], queued(x[0], o))/rtt)
+	dx[0] = f.win.Limit(x[0], f.p.smoothVegasStep(x[0], Queued(x[0], o))/rtt)
 }
 
 func (f *vegasFluid) Guard(x []float64, o Observation) float64 {
-	if !f.win.slowStart {
+	if !f.win.SlowStart {
 		return -1
 	}
-	g := queued(x[0], o) - f.p.gamma
-	if !math.IsInf(f.win.ssthresh, 0) {
-		g = math.Max(g, x[0]-f.win.ssthresh)
+	g := Queued(x[0], o) - f.p.gamma
+	if !math.IsInf(f.win.Ssthresh, 0) {
+		g = math.Max(g, x[0]-f.win.Ssthresh)
 	}
 	return g
 }
 
 func (f *vegasFluid) Switch(x []float64, _ Observation) {
-	f.win.slowStart = false
-	f.win.ssthresh = math.Min(f.win.ssthresh, x[0])
+	f.win.SlowStart = false
+	f.win.Ssthresh = math.Min(f.win.Ssthresh, x[0])
 }
 
-func (f *vegasFluid) OnLoss(x []float64, _ Observation) { x[0] = f.win.loss(x[0]/2, false) }
+func (f *vegasFluid) OnLoss(x []float64, _ Observation) { x[0] = f.win.Loss(x[0]/2, false) }
 
-func (f *vegasFluid) OnTimeout(x []float64, _ Observation) { x[0] = f.win.timeout(x[0]) }
+func (f *vegasFluid) OnTimeout(x []float64, _ Observation) { x[0] = f.win.Timeout(x[0]) }
 
-func (f *vegasFluid) Ssthresh() float64 { return f.win.reported() }
+func (f *vegasFluid) Ssthresh() float64 { return f.win.Reported() }
 
 // vegasEvent is Vegas's event face.
 type vegasEvent struct {
 	cwnd   float64
-	win    window
+	win    Window
 	p      vegasParams
 	decide float64 // time of the next once-per-RTT decision, s
 }
 
 func (e *vegasEvent) Cwnd() float64      { return e.cwnd }
-func (e *vegasEvent) Ssthresh() float64  { return e.win.reported() }
-func (e *vegasEvent) Recovery() Recovery { return RecoveryReno }
+func (e *vegasEvent) Ssthresh() float64  { return e.win.Reported() }
 
 func (e *vegasEvent) OnAck(acked float64, o Observation) {
 	if o.Now >= e.decide {
-		e.decide = o.Now + clockRTT(o)
-		diff := queued(e.cwnd, o)
+		e.decide = o.Now + ClockRTT(o)
+		diff := Queued(e.cwnd, o)
 		switch {
-		case e.win.slowStart && diff > e.p.gamma:
-			e.win.slowStart = false
-			e.win.ssthresh = math.Min(e.win.ssthresh, e.cwnd)
-		case !e.win.slowStart:
-			e.cwnd += e.win.limit(e.cwnd, e.p.vegasStep(e.cwnd, diff))
+		case e.win.SlowStart && diff > e.p.gamma:
+			e.win.SlowStart = false
+			e.win.Ssthresh = math.Min(e.win.Ssthresh, e.cwnd)
+		case !e.win.SlowStart:
+			e.cwnd += e.win.Limit(e.cwnd, e.p.vegasStep(e.cwnd, diff))
 		}
 	}
 	// Congestion avoidance changes the window only at the decisions above.
-	e.win.ackSlowStart(&e.cwnd, acked)
-	e.cwnd = e.win.clamp(e.cwnd)
+	e.win.AckSlowStart(&e.cwnd, acked)
+	e.cwnd = e.win.Clamp(e.cwnd)
 }
 
-func (e *vegasEvent) OnLoss(Observation) { e.cwnd = e.win.loss(e.cwnd/2, false) }
+func (e *vegasEvent) OnLoss(Observation) { e.cwnd = e.win.Loss(e.cwnd/2, false) }
 
-func (e *vegasEvent) OnTimeout(Observation) { e.cwnd = e.win.timeout(e.cwnd) }
+func (e *vegasEvent) OnTimeout(Observation) { e.cwnd = e.win.Timeout(e.cwnd) }

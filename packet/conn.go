@@ -42,14 +42,9 @@ func newConn(s *model.Scenario, i int, first int32) (*conn, error) {
 		return nil, fmt.Errorf("%w: flow %q: mss %v bytes, rwnd %v bytes, initial cwnd %v packets, size %v bytes, header %v bytes, want mss >= 1, rwnd >= mss, cwnd >= 1, size >= 0, finite header >= 0 (validate the scenario first)",
 			ErrScenario, fl.Name, fl.MSSBytes, fl.RwndBytes, fl.InitialCwnd, fl.SizeBytes, fl.HeaderBytes)
 	}
-	alg, err := model.New(fl.Algorithm)
+	alg, err := model.Configure(fl.Algorithm, fl.Params)
 	if err != nil {
 		return nil, fmt.Errorf("%w: flow %q: %w", ErrScenario, fl.Name, err)
-	}
-	for _, k := range sortedParams(fl.Params) {
-		if err := alg.Set(k, fl.Params[k]); err != nil {
-			return nil, fmt.Errorf("%w: flow %q: %w", ErrScenario, fl.Name, err)
-		}
 	}
 	c := &conn{flow: int32(i), first: first, n: len(fl.PathNames()), alg: alg, nPkts: math.MaxInt64}
 	if fl.SizeBytes > 0 {
@@ -84,14 +79,8 @@ func (c *conn) cwndOf(k int) float64 {
 	return c.law.Cwnd()
 }
 
-// ssthreshOf is subflow k's slow-start threshold in packets, from the law's SsthreshOf
-// when it has one (the multi-path laws), else the law's Ssthresh.
-func (c *conn) ssthreshOf(k int) float64 {
-	if m, ok := c.law.(interface{ SsthreshOf(int) float64 }); ok && c.multi != nil {
-		return m.SsthreshOf(k)
-	}
-	return c.law.Ssthresh()
-}
+// ssthreshOf is subflow k's slow-start threshold in packets.
+func (c *conn) ssthreshOf(k int) float64 { return model.SsthreshOf(c.law, k) }
 
 // complete ends a finite transfer once every data packet has been handed to a subflow
 // and every subflow has all it sent acknowledged: each subflow's completion time is the
@@ -110,10 +99,6 @@ func (c *conn) complete(sm *sim) {
 		}
 	}
 }
-
-// minResumeWindow is the smallest window a route-aware sender resumes with, packets (the
-// fluid engine's minimum, model/fluid.go).
-const minResumeWindow = 2
 
 // pathDown is a route-aware sender learning that a link of its path failed (seed 002: the
 // sender knows a route change from congestion). It stops sending, holds its
@@ -137,7 +122,7 @@ func (f *tcpFlow) pathDown(sm *sim) {
 // The window: a single-path sender resumes at W = min(W before the outage, ssthresh) with
 // its ssthresh unchanged, the proposal's rule. model.EventLaw has no setter, so the law is
 // re-created from the flow's algorithm and parameters with InitialCwnd = that W (at least
-// minResumeWindow, at most W before) and InitialSsthresh = the law's ssthresh: the whole
+// model.MinResumeWindow, at most W before) and InitialSsthresh = the law's ssthresh: the whole
 // state of the Reno family (cwnd, ssthresh, slow start iff cwnd < ssthresh), which
 // seed 002's proposal is built on, so for Tahoe, Reno and NewReno this is exact. Laws with
 // more state restart it (CUBIC's W_max and epoch, Vegas's base RTT). A subflow of a
@@ -156,7 +141,7 @@ func (f *tcpFlow) resume(sm *sim) {
 		w, ss := f.wBefore, c.law.Ssthresh()
 		cfg := c.cfg
 		if ss > 0 && !math.IsInf(ss, 0) {
-			w = math.Min(w, math.Max(ss, minResumeWindow))
+			w = math.Min(w, math.Max(ss, model.MinResumeWindow))
 			cfg.InitialSsthresh = ss
 		}
 		cfg.InitialCwnd = w

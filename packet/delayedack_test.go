@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -33,8 +34,8 @@ func TestDelayedAckCounting(t *testing.T) {
 			return w
 		}
 		var w [3]float64 // hybrid, hybrid-recovery, packet
-		for i, form := range []string{model.FormHybrid, model.FormHybridRecovery} {
-			fl, err := model.RunFluid(context.Background(), s, model.FluidSettings{SampleS: 0.5, Form: form})
+		for i, form := range []string{fluid.FormHybrid, fluid.FormHybridRecovery} {
+			fl, err := fluid.Run(context.Background(), s, fluid.Settings{SampleS: 0.5, Form: form})
 			if err != nil {
 				t.Fatal(err)
 			}

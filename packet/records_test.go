@@ -13,7 +13,7 @@ import (
 // Random loss is Bernoulli(p) per packet of a source: the drop fraction over n arrivals is
 // p within 4 standard errors, sqrt(p(1−p)/n). Each source has its own stream, and flow 0's
 // on link 0 is the fluid engine's: its k-th gap is ⌈E_k/λ⌉, λ = −ln(1−p), with E_k the
-// k-th Exp(1) variate of PCG(seed, 0x7cf1d), as model.RunFluid draws its thresholds.
+// k-th Exp(1) variate of PCG(seed, 0x7cf1d), as fluid.Run draws its thresholds.
 func TestRandomLossStreams(t *testing.T) {
 	const (
 		p    = 0.01

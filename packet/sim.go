@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/tcpfluid/tcpfluid/model"
 )
@@ -77,7 +76,7 @@ var (
 
 // randomLossStream is the PCG stream (the second seed word) of the random losses of source
 // src on the k-th random-loss link of its path (k = 0 for the first). The first one is the
-// stream the fluid engine (model.RunFluid, model.RandomStream) draws the same flow's
+// stream the fluid engine (fluid.Run, model.RandomStream) draws the same flow's
 // random-loss thresholds from with the same seed: a comparison of the engines then sees
 // each flow's losses after the same numbers of its packets (common random numbers), and
 // the difference of the engines is not buried in the noise of two independent loss
@@ -580,15 +579,4 @@ func (sm *sim) result() *model.Result {
 		}
 	}
 	return r
-}
-
-// sortedParams lists a flow's parameter overrides in name order, so that Set sees them in
-// a deterministic order.
-func sortedParams(m map[string]float64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -107,7 +107,7 @@ func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
 		rtoAt:      math.Inf(1),
 		completion: -1,
 	}
-	f.recovery = c.law.Recovery()
+	f.recovery = model.RecoveryOf(c.alg)
 	if f.cwnd = c.cwndOf(k); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
 		return fmt.Errorf("%w: flow %q: %s starts subflow %d with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, k, f.cwnd)
 	}

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/integrate/quad"
-
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -54,10 +53,8 @@ func (s *ConvergeSettings) defaults() error {
 	if len(s.Algorithms) == 0 {
 		s.Algorithms = ClassicAlgorithms
 	}
-	for _, a := range s.Algorithms {
-		if _, err := model.New(a); err != nil {
-			return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
-		}
+	if err := checkAlgorithms(s.Algorithms, s.Params); err != nil {
+		return err
 	}
 	if len(s.BandwidthsBps) == 0 {
 		s.BandwidthsBps = []float64{1e9, 1e10}
@@ -125,7 +122,7 @@ func Converge(ctx context.Context, s ConvergeSettings) (*ConvergeReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &ConvergeReport{Form: model.FormHybrid, Engine: "fluid", Results: results}, nil
+	return &ConvergeReport{Form: fluid.FormHybrid, Engine: "fluid", Results: results}, nil
 }
 
 type convergeKind int
@@ -149,7 +146,7 @@ func convergeRun(ctx context.Context, algo string, s ConvergeSettings, bw, mss f
 	f := &sc.Flows[0]
 	// CUBIC approaches the BDP on its plateau, where W_max − W(K − δ) = C·δ³: a window error
 	// ε moves the crossing by (ε/C)^(1/3), so the solver runs 10^4 times tighter than usual.
-	set := model.FluidSettings{Watch: []model.Watch{{Flow: 0, CwndPkts: bdp}}, StopAtWatch: true, RelTol: 1e-10, AbsTol: 1e-9}
+	set := fluid.Settings{Watch: []fluid.Watch{{Flow: 0, CwndPkts: bdp}}, StopAtWatch: true, RelTol: 1e-10, AbsTol: 1e-9}
 	// The slowest law here, Reno from one packet, needs BDP RTTs; give every run ten times
 	// the longest plausible time, then report nil if the window never arrives.
 	sc.DurationS = 10 * bdp * s.RTTS
@@ -165,7 +162,7 @@ func convergeRun(ctx context.Context, algo string, s ConvergeSettings, bw, mss f
 	if err := sc.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
 	}
-	res, err := model.RunFluid(ctx, sc, set)
+	res, err := fluid.Run(ctx, sc, set)
 	if err != nil {
 		return nil, fmt.Errorf("%s converge at %g bit/s, %g bytes: %w", algo, bw, mss, err)
 	}
@@ -176,49 +173,20 @@ func convergeRun(ctx context.Context, algo string, s ConvergeSettings, bw, mss f
 	return &t, nil
 }
 
-// closedForms fills in the closed-form times where the algorithm has one at its default
-// parameters (REFERENCE.md "Time to fill a link and to recover").
+// closedForms fills in the closed-form times of the algorithm at its parameters, where it
+// has them (model.ConvergeReferencer).
 func closedForms(r *ConvergeResult, params map[string]float64) {
-	if len(params) > 0 {
-		r.ClosedFormNote = "closed forms are for default parameters; none shown"
+	a, err := model.Configure(r.Algorithm, params)
+	if err != nil {
 		return
 	}
-	bdp, rtt := r.BDPPkts, r.RTTS
-	var fill, rec *float64
-	switch r.Algorithm {
-	case "reno", "newreno", "tahoe", "vegas":
-		// +1 packet per RTT: from 1 to BDP, and from BDP/2 back to BDP.
-		fill, rec = ptr((bdp-1)*rtt), ptr(bdp/2*rtt)
-		r.ClosedFormNote = "AIMD(1, 1/2): (BDP−1)·RTT and BDP/2·RTT"
-	case "scalable":
-		// Reno up to the legacy window of 16 packets, then ×(1+a) per RTT; after a loss
-		// ln(1/(1−b))/ln(1+a) RTTs (Kelly 2003: 13.42 RTTs).
-		const a, b, legacy = 0.01, 0.125, 16.0
-		fill = ptr(((legacy - 1) + math.Log(bdp/legacy)/math.Log1p(a)) * rtt)
-		rec = ptr(math.Log(1/(1-b)) / math.Log1p(a) * rtt)
-		r.ClosedFormNote = "per-RTT compounding (1+a)^n; the fluid face grows continuously, e^(a·n), 0.5% faster"
-	case "highspeed":
-		// dW/dt = a(W)/RTT: the time is RTT·∫ dw/a(w), by Gauss–Legendre quadrature.
-		fill = ptr(rtt * integrateInverse(model.HighSpeedA, 1, bdp))
-		rec = ptr(rtt * integrateInverse(model.HighSpeedA, (1-model.HighSpeedB(bdp))*bdp, bdp))
-		r.ClosedFormNote = "RTT·∫dw/a(w) with RFC 3649's closed-form a(w)"
-	case "cubic":
-		rec = ptr(model.CubicK(bdp, 0.4, 0.7))
-		r.ClosedFormNote = "K = cbrt(W_max(1−β)/C)"
+	ref, ok := a.(model.ConvergeReferencer)
+	if !ok {
+		return
 	}
-	r.FillClosedFormS, r.RecoveryClosedFormS = fill, rec
-	r.FillRelDiff, r.RecoveryRelDiff = relDiff(r.FillTimeS, fill), relDiff(r.RecoveryTimeS, rec)
-}
-
-// integrateInverse is ∫_lo^hi dw/a(w), split at the Reno-region boundary (38 packets),
-// where a(w) has a kink, and integrated piecewise with 64-point Gauss–Legendre.
-func integrateInverse(a func(float64) float64, lo, hi float64) float64 {
-	inv := func(w float64) float64 { return 1 / a(w) }
-	const kink = 38
-	if lo < kink && hi > kink {
-		return quad.Fixed(inv, lo, kink, 64, nil, 0) + quad.Fixed(inv, kink, hi, 64, nil, 0)
-	}
-	return quad.Fixed(inv, lo, hi, 64, nil, 0)
+	cf := ref.ConvergeReference(r.BDPPkts, r.RTTS)
+	r.FillClosedFormS, r.RecoveryClosedFormS, r.ClosedFormNote = cf.FillS, cf.RecoveryS, cf.Note
+	r.FillRelDiff, r.RecoveryRelDiff = relDiff(r.FillTimeS, cf.FillS), relDiff(r.RecoveryTimeS, cf.RecoveryS)
 }
 
 func ptr(v float64) *float64 { return &v }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -164,7 +165,7 @@ func Fairness(ctx context.Context, s FairnessSettings) (*FairnessReport, error) 
 			return err
 		}
 		rule = sc.DropRule
-		res, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: s.Seed, SampleS: s.WindowS})
+		res, err := fluid.Run(ctx, sc, fluid.Settings{Seed: s.Seed, SampleS: s.WindowS})
 		if err != nil {
 			return fmt.Errorf("fairness of %s: %w", s.Algorithms[i], err)
 		}
@@ -178,7 +179,7 @@ func Fairness(ctx context.Context, s FairnessSettings) (*FairnessReport, error) 
 	if s.LossP > 0 {
 		loss = "droptail+random"
 	}
-	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: rule, Form: model.FormHybrid, Engine: "fluid", Results: results}, nil
+	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: rule, Form: fluid.FormHybrid, Engine: "fluid", Results: results}, nil
 }
 
 // scenario builds the dumbbell for one algorithm in the chosen mode.

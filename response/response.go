@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -54,10 +55,8 @@ func (s *Settings) defaults() error {
 	if len(s.Algorithms) == 0 {
 		s.Algorithms = ClassicAlgorithms
 	}
-	for _, a := range s.Algorithms {
-		if _, err := model.New(a); err != nil {
-			return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
-		}
+	if err := checkAlgorithms(s.Algorithms, s.Params); err != nil {
+		return err
 	}
 	if err := checkLossModel(&s.LossModel); err != nil {
 		return err
@@ -118,6 +117,31 @@ func checkRTT(rtt *float64) error {
 }
 
 // checkLossModel defaults a loss model to periodic and checks it.
+// checkAlgorithms builds every algorithm with its parameters (model.Configure), so that
+// unknown names and parameters that contradict one another are refused before any run.
+func checkAlgorithms(algos []string, params map[string]map[string]float64) error {
+	for _, a := range algos {
+		if _, err := model.Configure(a, params[a]); err != nil {
+			return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
+		}
+	}
+	return nil
+}
+
+// responseReference is the published response function of an algorithm at its
+// parameters (model.ResponseReferencer), under a loss model.
+func responseReference(algo string, params map[string]float64, lossModel string) (model.ResponseReference, bool) {
+	a, err := model.Configure(algo, params)
+	if err != nil {
+		return model.ResponseReference{}, false
+	}
+	r, ok := a.(model.ResponseReferencer)
+	if !ok {
+		return model.ResponseReference{}, false
+	}
+	return r.ResponseReference(model.LossModel(lossModel))
+}
+
 func checkLossModel(m *string) error {
 	switch *m {
 	case "":
@@ -170,17 +194,17 @@ type Friendliness struct {
 type AlgorithmResponse struct {
 	Algorithm string `json:"algorithm"`
 	// C, D and R2 fit log W̄ = log C − D·log p over the points with p <= FitPMax.
-	C         float64            `json:"c"`
-	D         float64            `json:"d"`
-	R2        float64            `json:"r2"`
-	FitPMax   float64            `json:"fit_p_max"`
-	FitPoints int                `json:"fit_points"`
-	Reference *Reference         `json:"reference"`
-	RefC      float64            `json:"reference_c_at_rtt,omitempty"` // reference C·τ^E at this RTT
-	Friendly  *Friendliness      `json:"friendliness"`
-	RTTExp    *RTTExponent       `json:"rtt_exponent,omitempty"`
-	Points    []Point            `json:"points"`
-	Params    map[string]float64 `json:"params,omitempty"`
+	C         float64                  `json:"c"`
+	D         float64                  `json:"d"`
+	R2        float64                  `json:"r2"`
+	FitPMax   float64                  `json:"fit_p_max"`
+	FitPoints int                      `json:"fit_points"`
+	Reference *model.ResponseReference `json:"reference"`
+	RefC      float64                  `json:"reference_c_at_rtt,omitempty"` // reference C·τ^E at this RTT
+	Friendly  *Friendliness            `json:"friendliness"`
+	RTTExp    *RTTExponent             `json:"rtt_exponent,omitempty"`
+	Points    []Point                  `json:"points"`
+	Params    map[string]float64       `json:"params,omitempty"`
 }
 
 // RTTExponent is e in W̄ ∝ τ^e, fitted at one loss rate over several RTTs.
@@ -259,10 +283,10 @@ func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &ResponseReport{RTTS: s.RTTS, MSSBytes: s.MSSBytes, LossModel: s.LossModel, Form: model.FormHybrid, Engine: "fluid", Seed: s.Seed}
+	rep := &ResponseReport{RTTS: s.RTTS, MSSBytes: s.MSSBytes, LossModel: s.LossModel, Form: fluid.FormHybrid, Engine: "fluid", Seed: s.Seed}
 	for a, algo := range s.Algorithms {
 		ar := AlgorithmResponse{Algorithm: algo, Points: points[a], Params: s.Params[algo]}
-		if ref, ok := ReferenceFor(algo, s.LossModel); ok {
+		if ref, ok := responseReference(algo, s.Params[algo], s.LossModel); ok {
 			ar.Reference = &ref
 			ar.RefC = ref.EffectiveC(s.RTTS)
 		}
@@ -277,10 +301,8 @@ func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
 		}
 		rep.Results = append(rep.Results, ar)
 	}
-	renoC, renoD := math.Sqrt(1.5), 0.5
-	if s.LossModel == "random" {
-		renoC = renoRandom.C
-	}
+	reno, _ := responseReference("reno", nil, s.LossModel)
+	renoC, renoD := reno.C, reno.D
 	for i := range rep.Results {
 		if rep.Results[i].Algorithm == "reno" && rep.Results[i].FitPoints >= 2 {
 			renoC, renoD = rep.Results[i].C, rep.Results[i].D
@@ -388,7 +410,7 @@ func measure(ctx context.Context, algo string, p float64, n int, s Settings) (Po
 	// The run ends at its loss count; the duration only bounds it: one loss per 1/p
 	// packets at one packet per RTT at least.
 	sc.DurationS = float64(s.WarmupLosses+n+1) * s.RTTS / p * 4
-	res, err := model.RunFluid(ctx, sc, model.FluidSettings{
+	res, err := fluid.Run(ctx, sc, fluid.Settings{
 		Seed: pointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: s.WarmupLosses + n + 1, RecordLosses: true,
 	})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -98,7 +99,7 @@ type Axis struct {
 	Values []float64 `json:"values"`
 }
 
-// RunFunc runs a validated scenario with a seed, as model.RunFluid does.
+// RunFunc runs a validated scenario with a seed, as fluid.Run does.
 type RunFunc func(ctx context.Context, sc *model.Scenario, seed uint64) (*model.Result, error)
 
 // SweepSpec describes a sweep. Zero fields take the documented defaults.
@@ -122,7 +123,7 @@ type SweepSpec struct {
 	// Shard and Shards select the points i with i mod Shards = Shard; default 0 and 1
 	// (every point).
 	Shard, Shards int
-	// Run runs one point; default model.RunFluid with only the seed set. Engine labels it
+	// Run runs one point; default fluid.Run with only the seed set. Engine labels it
 	// in the output; default "fluid".
 	Run    RunFunc
 	Engine string
@@ -499,7 +500,7 @@ func (s SweepSpec) plan() (*sweepPlan, error) {
 	}
 	if p.Run == nil {
 		p.Run = func(ctx context.Context, sc *model.Scenario, seed uint64) (*model.Result, error) {
-			return model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed})
+			return fluid.Run(ctx, sc, fluid.Settings{Seed: seed})
 		}
 		p.Engine = "fluid"
 	}
@@ -688,19 +689,23 @@ func (p *sweepPlan) fingerprint() (string, error) {
 // point's axis names and values, so a point's result is the same whichever shard or worker
 // runs it, and the shards' tables merge (MergeSweeps) into exactly the whole sweep's.
 //
-// The rows are sorted by point. Every point's scenario is built and validated before any
-// run, so a bad point fails at once. Errors about the spec wrap ErrSettings.
+// The rows are sorted by point. Every point's scenario in the whole grid is built and
+// validated (its algorithms configured with all their parameters) before any run, so a bad
+// point fails at once. Errors about the spec wrap ErrSettings.
 func Sweep(ctx context.Context, spec SweepSpec) (*SweepTable, error) {
 	p, err := spec.plan()
 	if err != nil {
 		return nil, err
 	}
 	var points []int
-	for i := p.Shard; i < p.points; i += p.Shards {
-		points = append(points, i)
+	// Every point of the whole grid is checked, so that every shard refuses a bad grid alike.
+	for i := range p.points {
 		if _, err := p.scenario(p.values(i)); err != nil {
 			return nil, err
 		}
+	}
+	for i := p.Shard; i < p.points; i += p.Shards {
+		points = append(points, i)
 	}
 	fp, err := p.fingerprint()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/packet"
 )
@@ -23,7 +24,7 @@ var ErrOutOfTolerance = errors.New("fluid and packet engines disagree beyond tol
 // packet sender does (it holds the window for one round trip after each loss event, as
 // fast recovery does, keeps ⌊W⌋ packets in flight and grows per ACK at the window reached
 // in the round), so the two engines model the same cycle.
-const ValidationForm = model.FormHybridRecovery
+const ValidationForm = fluid.FormHybridRecovery
 
 // Scenario tolerances: the largest relative difference between the engines that Validate
 // accepts. Where the engines model the same thing they agree far inside them: one Reno
@@ -200,7 +201,7 @@ func Validate(ctx context.Context, sc *model.Scenario, seed uint64) (*Validation
 	var fl, pk *model.Result
 	for _, g := range groups {
 		sub := g.scenario(sc)
-		f, err := model.RunFluid(ctx, sub, model.FluidSettings{Seed: seed, Form: ValidationForm})
+		f, err := fluid.Run(ctx, sub, fluid.Settings{Seed: seed, Form: ValidationForm})
 		if err != nil {
 			return nil, fmt.Errorf("fluid engine: %w", err)
 		}
@@ -766,7 +767,7 @@ func ValidatePoint(ctx context.Context, spec PointSpec) (*Validation, error) {
 	// The fluid merges losses inside one recovery and never times out: it needs at most
 	// as many loss events as the packet engine to deliver as much, and the margin covers
 	// the rest.
-	fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: spec.Seed, Form: ValidationForm,
+	fl, err := fluid.Run(ctx, sc, fluid.Settings{Seed: spec.Seed, Form: ValidationForm,
 		StopAfterLosses: 2*total + 10, RecordLosses: true})
 	if err != nil {
 		return nil, fmt.Errorf("fluid engine: %w", err)
@@ -822,7 +823,7 @@ const startLosses = 60
 // (10^5 packets at p = 10^-6) they would need a hundred losses or more; from the fluid's
 // mean they are within a few percent at once.
 func startWindow(ctx context.Context, sc *model.Scenario, seed uint64) (float64, error) {
-	fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, Form: ValidationForm, StopAfterLosses: startLosses, RecordLosses: true})
+	fl, err := fluid.Run(ctx, sc, fluid.Settings{Seed: seed, Form: ValidationForm, StopAfterLosses: startLosses, RecordLosses: true})
 	if err != nil {
 		return 0, fmt.Errorf("fluid engine: %w", err)
 	}
@@ -951,7 +952,7 @@ func Seed003Experiment(ctx context.Context, seed uint64) (*Table3Report, error) 
 		if err != nil {
 			return nil, err
 		}
-		fl, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, Form: ValidationForm})
+		fl, err := fluid.Run(ctx, sc, fluid.Settings{Seed: seed, Form: ValidationForm})
 		if err != nil {
 			return nil, fmt.Errorf("%s: fluid engine: %w", row.Algorithm, err)
 		}

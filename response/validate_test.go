@@ -9,6 +9,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/packet"
 )
@@ -54,7 +55,7 @@ func ci(m Metric) float64 {
 
 // checkPoint holds a point to its tolerance (TolPointPeriodic, TolPointRandom), at every p
 // from 1e-2 (W̄ of 11 to 16 packets, where whole packets matter: the recovery form sends
-// ⌊W⌋ and grows per ACK at the window reached so far, see model.FluidSettings.Form) to
+// ⌊W⌋ and grows per ACK at the window reached so far, see fluid.Settings.Form) to
 // 1e-6. Random points must also be measured sharply: the paired 95% interval of the
 // relative difference must be below half the tolerance, or the agreement would prove
 // little.
@@ -168,7 +169,7 @@ func TestCommonLossesEveryFlow(t *testing.T) {
 	if err := sc.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	fl, err := model.RunFluid(context.Background(), sc, model.FluidSettings{Seed: 3, Form: ValidationForm, RecordLosses: true})
+	fl, err := fluid.Run(context.Background(), sc, fluid.Settings{Seed: 3, Form: ValidationForm, RecordLosses: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,8 +325,8 @@ func TestValidationJSON(t *testing.T) {
 			}
 		}
 	}
-	if got["form"] != model.FormHybridRecovery {
-		t.Errorf("form %v, want %s", got["form"], model.FormHybridRecovery)
+	if got["form"] != fluid.FormHybridRecovery {
+		t.Errorf("form %v, want %s", got["form"], fluid.FormHybridRecovery)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/packet"
 )
@@ -13,7 +14,7 @@ import (
 func runEngine(ctx context.Context, engine string, sc *model.Scenario, seed uint64, sampleS float64, pkt packet.Settings) (*model.Result, error) {
 	switch engine {
 	case "fluid":
-		return model.RunFluid(ctx, sc, model.FluidSettings{Seed: seed, SampleS: sampleS})
+		return fluid.Run(ctx, sc, fluid.Settings{Seed: seed, SampleS: sampleS})
 	case "packet":
 		pkt.Seed, pkt.SampleS = seed, sampleS
 		return packet.Run(ctx, sc, pkt)

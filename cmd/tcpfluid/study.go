@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/report"
 	"github.com/tcpfluid/tcpfluid/response"
@@ -136,7 +137,7 @@ func runStudy(ctx context.Context) (*study, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := model.RunFluid(ctx, sc, model.FluidSettings{Seed: 1, SampleS: sc.DurationS / 500})
+		res, err := fluid.Run(ctx, sc, fluid.Settings{Seed: 1, SampleS: sc.DurationS / 500})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -286,7 +287,7 @@ func (st *study) fairnessSection() report.Section {
 }
 
 func (st *study) validationSection() report.Section {
-	points := report.Table{ID: "validate-points", Title: fmt.Sprintf("One flow, periodic loss p = %g, RTT 100 ms: fluid (%s) against packets", studyValidationP, model.FormHybridRecovery),
+	points := report.Table{ID: "validate-points", Title: fmt.Sprintf("One flow, periodic loss p = %g, RTT 100 ms: fluid (%s) against packets", studyValidationP, fluid.FormHybridRecovery),
 		Columns: []string{"algorithm", "metric", "fluid", "packet", "relative error", "tolerance", "ok"}}
 	for _, v := range st.points {
 		for _, m := range v.Metrics {

@@ -1,6 +1,8 @@
 // Command customalgo writes a congestion-control algorithm outside tcpfluid — AIMD(a, b):
-// +a packets per RTT, keep b of the window at a loss — with both faces, registers it, and
-// gets its response function, fairness and a fluid-vs-packet validation for free.
+// +a packets per RTT, keep b of the window at a loss — registers it, and gets its response
+// function, fairness and a fluid-vs-packet validation for free. The algorithm is the
+// aimd type below and its rule: the kit (model.Base, model.WindowLaw) gives it slow start,
+// the receiver-window cap, timeouts and both faces.
 package main
 
 import (
@@ -13,131 +15,64 @@ import (
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
-// aimd is the algorithm: its parameters, and a factory of per-flow controllers.
-type aimd struct{ a, b float64 }
-
-func (*aimd) Name() string     { return "aimd" }
-func (*aimd) Describe() string { return "AIMD(a, b): +a packets per RTT, window × b at a loss" }
-func (p *aimd) Params() []model.Param {
-	return []model.Param{
-		{Name: "a", Value: p.a, Default: 2, Unit: "packets/RTT", Min: 0.01, Max: 100, Source: "example"},
-		{Name: "b", Value: p.b, Default: 0.8, Unit: "1", Min: 0.1, Max: 0.95, Source: "example"},
-	}
+// aimd is the algorithm: its parameters, and both faces from one rule.
+type aimd struct {
+	model.Base
+	model.WindowLaw
+	a, b float64
 }
 
-func (p *aimd) Set(name string, v float64) error {
-	for _, q := range p.Params() {
-		if q.Name == name {
-			if !(v >= q.Min && v <= q.Max) {
-				return fmt.Errorf("%w: aimd.%s = %v, want [%v, %v]", model.ErrParam, name, v, q.Min, q.Max)
-			}
-			if name == "a" {
-				p.a = v
-			} else {
-				p.b = v
-			}
-			return nil
-		}
-	}
-	return fmt.Errorf("%w: aimd has no parameter %q", model.ErrParam, name)
+// newAIMD is AIMD(a, b) with defaults a = 1 packet per RTT and b = 0.5 (Reno's law).
+func newAIMD() model.Algorithm {
+	x := &aimd{}
+	x.Base = model.NewBase("aimd", "AIMD(a, b): +a packets per RTT, window × b at a loss (example)",
+		model.Real(&x.a, "a", 1, "packets/RTT", 0.01, 100, "example", "increase per RTT"),
+		model.Real(&x.b, "b", 0.5, "1", 0.1, 0.95, "example", "fraction of the window kept after a loss"))
+	x.WindowLaw = model.WindowLaw{Rule: func() model.WindowRule { return aimdRule{a: x.a, b: x.b} }}
+	return x
 }
 
-func (p *aimd) NewFluid(c model.FlowConfig) model.FluidLaw {
-	return &aimdFluid{aimd: *p, cfg: c}
+// ResponseReference is the deterministic AIMD response function under periodic loss,
+// W̄ = sqrt(a(1+b)/(2(1−b)))/sqrt(p) (RFC 9438 §4.3), which analyses print and fit against.
+func (x *aimd) ResponseReference(model.LossModel) (model.ResponseReference, bool) {
+	return model.ResponseReference{C: math.Sqrt(x.a * (1 + x.b) / (2 * (1 - x.b))), D: 0.5, Source: "AIMD, periodic loss (RFC 9438 §4.3)"}, true
 }
 
-func (p *aimd) NewEvent(c model.FlowConfig) model.EventLaw {
-	return &aimdEvent{aimd: *p, cwnd: math.Max(c.InitialCwnd, 1), ssthresh: math.Inf(1), max: c.MaxCwnd}
-}
+var _ model.ResponseReferencer = (*aimd)(nil)
 
-// aimdFluid is the fluid face: x[0] is the window; slow start doubles per RTT
-// (dW/dt = W·ln2/RTT) up to ssthresh, then dW/dt = a/RTT.
-type aimdFluid struct {
-	aimd
-	cfg      model.FlowConfig
-	ssthresh float64
-}
+// aimdRule is the congestion-avoidance law: +a per RTT, b·W after a loss.
+type aimdRule struct{ a, b float64 }
 
-func (f *aimdFluid) Vars() int { return 1 }
-func (f *aimdFluid) Init(x []float64, _ model.Observation) {
-	x[0], f.ssthresh = math.Max(f.cfg.InitialCwnd, 1), f.cfg.MaxCwnd
-}
-func (f *aimdFluid) Deriv(dx, x []float64, o model.Observation) {
-	switch {
-	case x[0] >= f.cfg.MaxCwnd:
-		dx[0] = 0
-	case x[0] < f.ssthresh:
-		dx[0] = x[0] * math.Ln2 / o.RTT
-	default:
-		dx[0] = f.a / o.RTT
-	}
-}
-func (f *aimdFluid) Guard(x []float64, _ model.Observation) float64 {
-	if x[0] < f.ssthresh {
-		return x[0] - f.ssthresh
-	}
-	return -1
-}
-func (f *aimdFluid) Switch(x []float64, _ model.Observation) { f.ssthresh = x[0] }
-func (f *aimdFluid) OnLoss(x []float64, _ model.Observation) {
-	x[0] = math.Max(f.b*x[0], 2)
-	f.ssthresh = x[0]
-}
-func (f *aimdFluid) OnTimeout(x []float64, _ model.Observation) {
-	f.ssthresh, x[0] = math.Max(x[0]/2, 2), 1
-}
-func (f *aimdFluid) Ssthresh() float64 { return f.ssthresh }
-
-// aimdEvent is the event face: per ACK, +1 in slow start and +a/W after.
-type aimdEvent struct {
-	aimd
-	cwnd, ssthresh, max float64
-}
-
-func (e *aimdEvent) Cwnd() float64     { return e.cwnd }
-func (e *aimdEvent) Ssthresh() float64 { return math.Min(e.ssthresh, e.max) }
-func (e *aimdEvent) OnAck(acked float64, _ model.Observation) {
-	if e.cwnd < e.ssthresh {
-		e.cwnd += acked
-	} else {
-		e.cwnd += e.a * acked / e.cwnd
-	}
-	e.cwnd = math.Min(e.cwnd, e.max)
-}
-func (e *aimdEvent) OnLoss(model.Observation) {
-	e.cwnd = math.Max(e.b*e.cwnd, 2)
-	e.ssthresh = e.cwnd
-}
-func (e *aimdEvent) OnTimeout(model.Observation) {
-	e.ssthresh, e.cwnd = math.Max(e.cwnd/2, 2), 1
-}
-func (e *aimdEvent) Recovery() model.Recovery { return model.RecoveryNewReno }
+func (aimdRule) Start(model.Observation)                             {}
+func (r aimdRule) PerRTT(float64, model.Observation) float64         { return r.a }
+func (r aimdRule) Congestion(w float64, _ model.Observation) float64 { return r.b * w }
 
 func main() {
-	model.Register("aimd", func() model.Algorithm { return &aimd{a: 2, b: 0.8} })
+	model.Register("aimd", newAIMD)
 	ctx := context.Background()
 
-	// Response function against the generic AIMD law c = sqrt(a(1+b)/(2(1−b))) (RFC 9438 §4.3).
-	rep, err := response.Response(ctx, response.Settings{Algorithms: []string{"aimd"}, PMin: 1e-6, PMax: 1e-2, Points: 5})
+	rep, err := response.Response(ctx, response.Settings{Algorithms: []string{"aimd"}, PMin: 1e-6, PMax: 1e-2, Points: 5,
+		Params: map[string]map[string]float64{"aimd": {"a": 2, "b": 0.8}}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	r := rep.Results[0]
-	fmt.Printf("response: W = %.4f / p^%.3f; AIMD theory c = %.4f\n", r.C, r.D, math.Sqrt(2*1.8/(2*0.2)))
+	fmt.Printf("response, AIMD(2, 0.8): W = %.4f / p^%.3f; theory %.4f / p^0.5 (%s)\n", r.C, r.D, r.Reference.C, r.Reference.Source)
 
-	// Fairness: three flows on seed 000's dumbbell, staggered by 10 s.
 	fair, err := response.Fairness(ctx, response.FairnessSettings{Algorithms: []string{"aimd"}, StartGapS: 10, DurationS: 600})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("fairness: Jain %.4f over the second half of 600 s\n", fair.Results[0].Jain)
+	fmt.Printf("fairness: three AIMD(1, 0.5) flows, Jain %.4f over the second half of 600 s\n", fair.Results[0].Jain)
 
-	// Validation: one flow under periodic loss in the fluid and the packet engine.
-	v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: "aimd", LossModel: "periodic", P: 1e-4, Seed: 1})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, m := range v.Metrics {
-		fmt.Printf("validate: %s fluid %.5g, packet %.5g (%+.2f%%, tolerance %g%%)\n", m.Metric, m.Fluid, m.Packet, 100*m.RelErr, 100*m.Tolerance)
+	for _, p := range []float64{1e-2, 1e-4} {
+		v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: "aimd", LossModel: "periodic", P: p, Seed: 1})
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, m := range v.Metrics {
+			fmt.Printf("validate p = %g: %s fluid %.5g, packet %.5g (%+.2f%%, tolerance %g%%)\n",
+				p, m.Metric, m.Fluid, m.Packet, 100*m.RelErr, 100*m.Tolerance)
+		}
 	}
 }

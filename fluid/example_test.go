@@ -1,8 +1,10 @@
-package model_test
+package fluid_test
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/tcpfluid/tcpfluid/fluid"
 
 	"github.com/tcpfluid/tcpfluid/model"
 )
@@ -10,13 +12,13 @@ import (
 // Seed 004: without window scaling a 65535-byte receiver window caps a 45 Mb/s, 50 ms path
 // at about 10.5 Mb/s; with scaling the transfer fills the link, but for one retransmission
 // timeout after slow start overshoots the buffer.
-func ExampleRunFluid() {
+func ExampleRun() {
 	sc, err := model.Builtin("seed004-lfn")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := model.RunFluid(context.Background(), sc, model.FluidSettings{Seed: 1})
+	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

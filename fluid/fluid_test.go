@@ -1,37 +1,40 @@
-package model
+package fluid_test
 
 import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/tcpfluid/tcpfluid/fluid"
+	"github.com/tcpfluid/tcpfluid/model"
 )
 
 // oneLink is a single-link, single-flow scenario: capacity in bit/s, one-way delay in s,
 // buffer in packets.
-func oneLink(algo string, capBps, delayS, bufPkts float64, durationS float64) *Scenario {
-	return &Scenario{
+func oneLink(algo string, capBps, delayS, bufPkts float64, durationS float64) *model.Scenario {
+	return &model.Scenario{
 		Name:      "one-link",
 		DurationS: durationS,
-		Links:     []Link{{Name: "l0", CapacityBps: capBps, DelayS: delayS, BufferPkts: bufPkts}},
-		Paths:     []Path{{Name: "p0", Links: []string{"l0"}}},
-		Flows:     []Flow{{Name: "f0", Algorithm: algo, Path: "p0", WindowScaling: true}},
+		Links:     []model.Link{{Name: "l0", CapacityBps: capBps, DelayS: delayS, BufferPkts: bufPkts}},
+		Paths:     []model.Path{{Name: "p0", Links: []string{"l0"}}},
+		Flows:     []model.Flow{{Name: "f0", Algorithm: algo, Path: "p0", WindowScaling: true}},
 	}
 }
 
-func runFluid(t testing.TB, sc *Scenario, set FluidSettings) *Result {
+func runFluid(t testing.TB, sc *model.Scenario, set fluid.Settings) *model.Result {
 	t.Helper()
 	if err := sc.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunFluid(context.Background(), sc, set)
+	res, err := fluid.Run(context.Background(), sc, set)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-func flowSamples(res *Result, flow int) []Sample {
-	var out []Sample
+func flowSamples(res *model.Result, flow int) []model.Sample {
+	var out []model.Sample
 	for _, s := range res.Trace {
 		if s.Flow == flow {
 			out = append(out, s)
@@ -40,8 +43,8 @@ func flowSamples(res *Result, flow int) []Sample {
 	return out
 }
 
-func linkSamples(res *Result, link string) []Sample {
-	var out []Sample
+func linkSamples(res *model.Result, link string) []model.Sample {
+	var out []model.Sample
 	for _, s := range res.Trace {
 		if s.Flow == -1 && s.Link == link {
 			out = append(out, s)
@@ -50,7 +53,7 @@ func linkSamples(res *Result, link string) []Sample {
 	return out
 }
 
-func cwndAt(t *testing.T, samples []Sample, ts float64) float64 {
+func cwndAt(t *testing.T, samples []model.Sample, ts float64) float64 {
 	t.Helper()
 	for _, s := range samples {
 		if math.Abs(s.TS-ts) < 1e-9 {
@@ -67,7 +70,7 @@ func TestFluidSlowStartAndAvoidance(t *testing.T) {
 	const rtt = 0.1
 	sc := oneLink("reno", 100e9, rtt/2, 1e6, 3)
 	sc.Flows[0].InitialCwnd = 1
-	res := runFluid(t, sc, FluidSettings{SampleS: rtt})
+	res := runFluid(t, sc, fluid.Settings{SampleS: rtt})
 	samples := flowSamples(res, 0)
 	for k := 1; k <= 10; k++ {
 		w0, w1 := cwndAt(t, samples, float64(k-1)*rtt), cwndAt(t, samples, float64(k)*rtt)
@@ -79,7 +82,7 @@ func TestFluidSlowStartAndAvoidance(t *testing.T) {
 	// Start in congestion avoidance: an initial ssthresh below the window.
 	sc = oneLink("reno", 100e9, rtt/2, 1e6, 10)
 	sc.Flows[0].InitialCwnd, sc.Flows[0].InitialSsthresh = 100, 50
-	res = runFluid(t, sc, FluidSettings{SampleS: rtt})
+	res = runFluid(t, sc, fluid.Settings{SampleS: rtt})
 	samples = flowSamples(res, 0)
 	for k := 10; k <= 90; k += 20 {
 		w0, w1 := cwndAt(t, samples, float64(k)*rtt), cwndAt(t, samples, float64(k+10)*rtt)
@@ -94,8 +97,8 @@ func TestFluidSlowStartAndAvoidance(t *testing.T) {
 func TestFluidRenoPeriodicLoss(t *testing.T) {
 	for _, p := range []float64{1e-3, 1e-4} {
 		sc := oneLink("reno", 100e9, 0.05, 1e6, 20000)
-		sc.Links[0].Loss, sc.Links[0].LossP = LossPeriodic, p
-		res := runFluid(t, sc, FluidSettings{})
+		sc.Links[0].Loss, sc.Links[0].LossP = model.LossPeriodic, p
+		res := runFluid(t, sc, fluid.Settings{})
 		want := math.Sqrt(1.5 / p)
 		got := res.Flows[0].MeanCwndPkts
 		// 20000 s is over 250 cycles of W/2 RTTs: the slow-start transient and the partial
@@ -114,11 +117,11 @@ func TestFluidRenoPeriodicLoss(t *testing.T) {
 func TestFluidRenoRecovery(t *testing.T) {
 	const p, rtt = 1e-4, 0.1
 	sc := oneLink("reno", 100e9, rtt/2, 1e6, 400)
-	sc.Links[0].Loss, sc.Links[0].LossP = LossPeriodic, p
-	res := runFluid(t, sc, FluidSettings{SampleS: 0.001})
+	sc.Links[0].Loss, sc.Links[0].LossP = model.LossPeriodic, p
+	res := runFluid(t, sc, fluid.Settings{SampleS: 0.001})
 	s := flowSamples(res, 0)
 	// Find two consecutive maxima after the transient: the window just before a loss.
-	var peaks []Sample
+	var peaks []model.Sample
 	for i := 1; i+1 < len(s); i++ {
 		if s[i].TS > 100 && s[i].CwndPkts > s[i-1].CwndPkts && s[i].CwndPkts > 1.5*s[i+1].CwndPkts {
 			peaks = append(peaks, s[i])
@@ -146,7 +149,7 @@ func TestFluidDropTailBounds(t *testing.T) {
 	const capBps, delay, mss = 100e6, 0.05, 1460.0
 	bdp := capBps * 2 * delay / (8 * mss)
 	sc := oneLink("reno", capBps, delay, math.Ceil(bdp), 300)
-	res := runFluid(t, sc, FluidSettings{SampleS: 0.01})
+	res := runFluid(t, sc, fluid.Settings{SampleS: 0.01})
 	if u := res.Links[0].Utilisation; u > 1+1e-9 {
 		t.Errorf("utilisation %.6f exceeds capacity", u)
 	}
@@ -174,11 +177,11 @@ func TestFluidDropTailBounds(t *testing.T) {
 // Seed 004: without window scaling the 65535-byte receiver window caps throughput at
 // 65535·8/0.05 = 10.49 Mb/s; with it the flow fills the 45 Mb/s path.
 func TestFluidSeed004WindowScaling(t *testing.T) {
-	sc, err := Builtin("seed004-lfn")
+	sc, err := model.Builtin("seed004-lfn")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runFluid(t, sc, FluidSettings{})
+	res := runFluid(t, sc, fluid.Settings{})
 	no, yes := res.Flows[0], res.Flows[1]
 	capped := 65535 * 8 / 0.05
 	// The slow-start ramp to the cap lasts a few RTTs of a 38 s transfer: 2%.
@@ -204,9 +207,9 @@ func TestFluidSeed004WindowScaling(t *testing.T) {
 
 // No algorithm produces NaN or Inf on the seed-000 dumbbell, with and without random loss.
 func TestFluidAllAlgorithmsFinite(t *testing.T) {
-	for _, name := range Algorithms() {
+	for _, name := range model.Algorithms() {
 		for _, p := range []float64{0, 1e-5} {
-			sc, err := Builtin("seed000-dumbbell")
+			sc, err := model.Builtin("seed000-dumbbell")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,9 +218,9 @@ func TestFluidAllAlgorithmsFinite(t *testing.T) {
 			}
 			sc.DurationS = 30
 			if p > 0 {
-				sc.Links[1].Loss, sc.Links[1].LossP = LossRandom, p
+				sc.Links[1].Loss, sc.Links[1].LossP = model.LossRandom, p
 			}
-			res := runFluid(t, sc, FluidSettings{Seed: 3})
+			res := runFluid(t, sc, fluid.Settings{Seed: 3})
 			for _, f := range res.Flows {
 				for _, v := range []float64{f.MeanCwndPkts, f.MeanThroughputBps, f.SentPkts, f.DeliveredPkts, f.DroppedPkts, f.GoodputBps} {
 					if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -234,15 +237,15 @@ func TestFluidAllAlgorithmsFinite(t *testing.T) {
 
 // manyFlows is n long-lived Reno flows sharing one 1 Gb/s, 50 ms bottleneck with a 1-BDP
 // drop-tail buffer, starting 10 ms apart.
-func manyFlows(n int, durationS float64) *Scenario {
-	sc := &Scenario{
+func manyFlows(n int, durationS float64) *model.Scenario {
+	sc := &model.Scenario{
 		Name:      "many-flows",
 		DurationS: durationS,
-		Links:     []Link{{Name: "l0", CapacityBps: 1e9, DelayS: 0.025, BufferBDP: 1}},
-		Paths:     []Path{{Name: "p0", Links: []string{"l0"}}},
+		Links:     []model.Link{{Name: "l0", CapacityBps: 1e9, DelayS: 0.025, BufferBDP: 1}},
+		Paths:     []model.Path{{Name: "p0", Links: []string{"l0"}}},
 	}
 	for i := 0; i < n; i++ {
-		sc.Flows = append(sc.Flows, Flow{Algorithm: "reno", Path: "p0", StartS: 0.01 * float64(i%100), WindowScaling: true})
+		sc.Flows = append(sc.Flows, model.Flow{Algorithm: "reno", Path: "p0", StartS: 0.01 * float64(i%100), WindowScaling: true})
 	}
 	return sc
 }
@@ -252,28 +255,28 @@ func BenchmarkFluidOneFlow1000s(b *testing.B) { benchFluid(b, oneLink("reno", 10
 func BenchmarkFluid1000Flows100s(b *testing.B) { benchFluid(b, manyFlows(1000, 100)) }
 
 // benchFluid times whole fluid runs of scenario sc.
-func benchFluid(b *testing.B, sc *Scenario) {
+func benchFluid(b *testing.B, sc *model.Scenario) {
 	if err := sc.Validate(); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := RunFluid(context.Background(), sc, FluidSettings{}); err != nil {
+		if _, err := fluid.Run(context.Background(), sc, fluid.Settings{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// CBR cross traffic above the capacity fills the buffer and the excess is dropped: the
+// model.CBR cross traffic above the capacity fills the buffer and the excess is dropped: the
 // link departs at capacity, and the dropped volume is the excess rate times the time full.
 func TestFluidCBROverload(t *testing.T) {
-	sc := &Scenario{
+	sc := &model.Scenario{
 		Name: "cbr", DurationS: 10,
-		Links: []Link{{Name: "l0", CapacityBps: 1e6, DelayS: 0.01, BufferPkts: 20}},
-		Paths: []Path{{Name: "p0", Links: []string{"l0"}}},
-		CBR:   []CBR{{Name: "c0", Path: "p0", RateBps: 1.5e6, PacketBytes: 1000, StartS: 1, StopS: 9}},
+		Links: []model.Link{{Name: "l0", CapacityBps: 1e6, DelayS: 0.01, BufferPkts: 20}},
+		Paths: []model.Path{{Name: "p0", Links: []string{"l0"}}},
+		CBR:   []model.CBR{{Name: "c0", Path: "p0", RateBps: 1.5e6, PacketBytes: 1000, StartS: 1, StopS: 9}},
 	}
-	res := runFluid(t, sc, FluidSettings{})
+	res := runFluid(t, sc, fluid.Settings{})
 	// 8 s of 1.5 Mb/s into 1 Mb/s: the queue fills 20 packets (160 kbit) in 0.32 s, then
 	// 0.5 Mb/s is dropped for 7.68 s: 480 packets of 1000 bytes; 8 Mbit depart in 10 s.
 	l := res.Links[0]
@@ -296,8 +299,8 @@ func TestFluidCBROverload(t *testing.T) {
 // four of congestion avoidance at 0.08 s make 6 packets at 33 s.
 func TestFluidLinkDownUp(t *testing.T) {
 	sc := oneLink("newreno", 10e6, 0.04, 100, 60)
-	sc.Events = []TimedEvent{{AtS: 20, Kind: EventLinkDown, Link: "l0"}, {AtS: 30, Kind: EventLinkUp, Link: "l0"}}
-	res := runFluid(t, sc, FluidSettings{SampleS: 0.2})
+	sc.Events = []model.TimedEvent{{AtS: 20, Kind: model.EventLinkDown, Link: "l0"}, {AtS: 30, Kind: model.EventLinkUp, Link: "l0"}}
+	res := runFluid(t, sc, fluid.Settings{SampleS: 0.2})
 	if res.Flows[0].Timeouts != 6 {
 		t.Errorf("%d timeouts, want 6", res.Flows[0].Timeouts)
 	}
@@ -314,21 +317,21 @@ func TestFluidLinkDownUp(t *testing.T) {
 	}
 }
 
-// RED keeps the average queue between its thresholds for a long-lived flow and makes it
+// model.RED keeps the average queue between its thresholds for a long-lived flow and makes it
 // lose by intensity rather than by overflow.
 func TestFluidRED(t *testing.T) {
 	sc := oneLink("reno", 10e6, 0.02, 100, 200)
-	sc.Links[0].Queue = QueueRED
-	res := runFluid(t, sc, FluidSettings{Seed: 5, SampleS: 0.1})
+	sc.Links[0].Queue = model.QueueRED
+	res := runFluid(t, sc, fluid.Settings{Seed: 5, SampleS: 0.1})
 	if res.Links[0].DroppedPkts > 0 {
 		t.Errorf("RED queue overflowed: %.1f packets dropped by the tail", res.Links[0].DroppedPkts)
 	}
 	if res.Flows[0].LossEvents < 10 {
-		t.Errorf("%d loss events in 200 s, want RED to drop regularly", res.Flows[0].LossEvents)
+		t.Errorf("%d loss events in 200 s, want model.RED to drop regularly", res.Flows[0].LossEvents)
 	}
 	r := sc.Links[0].RED
 	if q := res.Links[0].MeanQueuePkts; q < r.MinThPkts/2 || q > r.MaxThPkts*1.5 {
-		t.Errorf("mean queue %.2f packets, want near RED's thresholds [%g, %g]", q, r.MinThPkts, r.MaxThPkts)
+		t.Errorf("mean queue %.2f packets, want near model.RED's thresholds [%g, %g]", q, r.MinThPkts, r.MaxThPkts)
 	}
 	t.Logf("RED: mean queue %.2f packets, utilisation %.3f, %d loss events", res.Links[0].MeanQueuePkts, res.Links[0].Utilisation, res.Flows[0].LossEvents)
 }
@@ -337,9 +340,9 @@ func TestFluidRED(t *testing.T) {
 // reported in the result.
 func TestFluidProportionalDropRule(t *testing.T) {
 	sc := manyFlows(4, 100)
-	sc.DropRule = DropProportional
-	res := runFluid(t, sc, FluidSettings{Seed: 2})
-	if res.DropRule != DropProportional {
+	sc.DropRule = model.DropProportional
+	res := runFluid(t, sc, fluid.Settings{Seed: 2})
+	if res.DropRule != model.DropProportional {
 		t.Errorf("result drop rule %q", res.DropRule)
 	}
 	total := 0

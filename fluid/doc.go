@@ -1,0 +1,22 @@
+// Package fluid is tcpfluid's fluid engine: it runs a validated model.Scenario as one
+// hybrid dynamical system and returns a model.Result (Run).
+//
+// The state vector (layout.go) holds every link's queue and counters and every flow's law
+// variables and counters; ode's Dormand–Prince solver integrates it between events. Queues
+// have three modes (empty, busy, full) switched at located events (queues.go); losses are
+// located events too (losses.go): periodic and random loss as integrated intensities
+// crossing thresholds, drop-tail overflow with the synchronized or proportional rule and a
+// reaction one RTT later, RED as an intensity from the averaged queue. Link failures,
+// delay changes and the retransmission timers they cause are in outages.go.
+//
+// The engine uses only the algorithm contract of package model: FluidLaw, and the optional
+// model.InverseWindowIncrease, model.RecoveryEnder, model.SubflowSsthresh and
+// model.RecoveryStyle. Every law is clocked by the flow's ACKs (field.go): the engine
+// multiplies a law's derivatives by the ratio of the flow's delivery rate to W/RTT, the
+// rate the law is written at (model.FluidLaw.Deriv).
+//
+// Every result names its form (form.go): FormHybrid, the textbook sawtooth, or
+// FormHybridRecovery, which counts as a packet sender does (a window held for one RTT
+// after each loss, ⌊W⌋ packets in flight, per-ACK increases at the window reached in the
+// round) and is the form compared with the packet engine.
+package fluid

@@ -1,0 +1,79 @@
+package fluid
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// Settings configures the fluid engine. The zero value is usable.
+type Settings struct {
+	// Seed drives every random draw (random-loss thresholds, the proportional drop rule).
+	Seed uint64
+	// SampleS is the trace interval in seconds; 0 records no trace.
+	SampleS float64
+	// RelTol and AbsTol are the Dormand–Prince tolerances; defaults 1e-6 and 1e-6
+	// (packets and bytes are O(1) or larger, so 1e-6 absolute is far below a packet).
+	RelTol, AbsTol float64
+	// MaxSteps bounds the accepted solver steps; default 50,000,000.
+	MaxSteps int
+	// Watch lists window levels whose first upward crossing is located and reported in
+	// Result.Crossings (the fill and recovery times of the converge analysis).
+	Watch []Watch
+	// StopAtWatch ends the run at the first crossing of every watch.
+	StopAtWatch bool
+	// InjectLoss applies a loss event (the jump of a fast retransmit) to a flow at its start:
+	// a run that starts "just after a loss".
+	InjectLoss []int
+	// StopAfterLosses ends the run when flow 0 has had this many loss events; 0: no limit.
+	StopAfterLosses int
+	// RecordLosses records every loss event in Result.Losses.
+	RecordLosses bool
+	// Form is FormHybrid (default) or FormHybridRecovery.
+	Form string
+}
+
+// Watch is a window level of one flow, in packets.
+type Watch struct {
+	Flow     int
+	CwndPkts float64
+}
+
+// Run integrates a validated scenario with the hybrid fluid engine: windows and queues
+// follow ODEs between events; losses, mode switches, flow starts and link events are
+// located by the solver and applied as jumps.
+func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, error) {
+	sys, err := newSystem(sc, set)
+	if err != nil {
+		return nil, err
+	}
+	return sys.run(ctx)
+}
+
+// resolve fills in the defaults of set and checks it.
+func (set *Settings) resolve() error {
+	if set.RelTol == 0 {
+		set.RelTol = 1e-6
+	}
+	if set.AbsTol == 0 {
+		set.AbsTol = 1e-6
+	}
+	if set.MaxSteps == 0 {
+		set.MaxSteps = 50_000_000
+	}
+	if set.Form == "" {
+		set.Form = FormHybrid
+	}
+	if _, ok := forms[set.Form]; !ok {
+		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrScenario, set.Form, FormHybrid, FormHybridRecovery)
+	}
+	if set.SampleS < 0 || math.IsNaN(set.SampleS) {
+		return fmt.Errorf("%w: sample interval %v s, want >= 0", model.ErrScenario, set.SampleS)
+	}
+	if set.StopAfterLosses < 0 {
+		return fmt.Errorf("%w: stop after %d losses: want >= 0", model.ErrScenario, set.StopAfterLosses)
+	}
+	return nil
+}

@@ -1,0 +1,128 @@
+package fluid
+
+import (
+	"math"
+	"slices"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// loss applies a loss event to a flow unless it falls inside the flow's current recovery
+// (one window reduction per window of data, as NewReno and SACK senders do).
+func (s *system) loss(f *subflow, t float64, x []float64) {
+	if t < f.recoverUntil {
+		if f.renoTimeouts && t >= f.silentUntil {
+			s.renoTimeout(f, t, x)
+		}
+		return
+	}
+	s.countLoss(f, t, x)
+	f.law.OnLoss(x, s.obsFor(f, t))
+	f.recoverUntil = t + f.rtt
+}
+
+// countLoss counts a window reduction of flow f at time t (x is its law's state just
+// before it), records it when asked and ends the run after StopAfterLosses of flow 0.
+func (s *system) countLoss(f *subflow, t float64, x []float64) {
+	if s.set.RecordLosses {
+		c := f.cnt
+		y := s.drv.Y().RawVector().Data
+		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: x[f.sub],
+			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
+	}
+	f.lossEvents++
+	if s.set.StopAfterLosses > 0 && f == &s.flows[0] && f.lossEvents >= s.set.StopAfterLosses {
+		s.end = t
+	}
+}
+
+// renoTimeout is a Reno sender's second loss in the window it is repairing: fast recovery
+// ends at the first new ACK, one RTT after the first loss, with the second hole unfilled,
+// and the sender waits for its retransmission timer (RFC 6298: max(model.MinRTOS, about one
+// smoothed RTT) on a steady path) before it restarts from one packet.
+func (s *system) renoTimeout(f *subflow, t float64, x []float64) {
+	s.countLoss(f, t, x)
+	f.law.OnTimeout(x, s.obsFor(f, t))
+	f.timeouts++
+	f.silentUntil = f.recoverUntil + math.Max(model.MinRTOS, f.rtt)
+	f.recoverUntil = f.silentUntil + f.rtt
+}
+
+// overflowSynchronized schedules a loss for every flow crossing link li: each learns of it
+// one round-trip time later, from its duplicate ACKs.
+func (s *system) overflowSynchronized(li int, t float64) {
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if !f.active || !slices.Contains(f.links, li) || f.reactAt != math.Inf(1) || t < f.recoverUntil {
+			continue
+		}
+		f.reactAt = t + f.rtt
+	}
+}
+
+func (s *system) nextReaction() float64 {
+	next := math.Inf(1)
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		next = math.Min(next, math.Min(f.reactAt, f.recheckAt))
+		if r := s.form.resumesAt(f); r > s.drv.T() {
+			next = math.Min(next, r) // the law resumes: a step boundary
+		}
+		if f.silentUntil > s.drv.T() {
+			next = math.Min(next, f.silentUntil) // a timed-out sender resumes
+		}
+	}
+	return next
+}
+
+// dueReactions applies the drop-tail reactions due at time t and reports whether the
+// state changed.
+func (s *system) dueReactions(t float64) bool {
+	changed := false
+	var y []float64
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if s.form.resumesAt(f) == t || f.silentUntil == t {
+			changed = true // a window's law resumes: restart the solver on the new field
+			if law, ok := f.law.(model.RecoveryEnder); ok && f.nSub == 1 && t >= f.silentUntil {
+				if y == nil {
+					y = s.state(t)
+				}
+				law.EndRecovery(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+			}
+		}
+		if f.reactAt <= t {
+			if y == nil {
+				// Network quantities once: a reaction changes only its own flow's window.
+				y = s.state(t)
+			}
+			f.reactAt = math.Inf(1)
+			x := y[f.off : f.off+f.nLaw]
+			s.loss(f, t, x)
+			if s.sc.DropRule != model.DropProportional {
+				// Every packet the full queue took from this flow since its last reaction
+				// is a hole in the same window: a Reno sender cannot repair two.
+				if y[f.cnt+cntOverflow] >= 2 && f.renoTimeouts {
+					s.renoTimeout(f, t, x)
+				}
+				y[f.cnt+cntOverflow] = 0
+			}
+			if s.sc.DropRule != model.DropProportional {
+				f.recheckAt = f.recoverUntil
+			}
+			changed = true
+		}
+		if f.recheckAt <= t {
+			// A synchronized sender whose recovery ended while its queue is still full
+			// loses again.
+			f.recheckAt = math.Inf(1)
+			for _, li := range f.links {
+				if s.links[li].mode == queueFull && f.active {
+					f.reactAt = t + f.rtt
+					break
+				}
+			}
+		}
+	}
+	return changed
+}

@@ -1,0 +1,71 @@
+package fluid
+
+import "github.com/tcpfluid/tcpfluid/model"
+
+// link modes of the hybrid queue.
+const (
+	queueEmpty = iota // q = 0 and arrivals < capacity
+	queueBusy         // 0 < q < buffer
+	queueFull         // q = buffer and arrivals >= capacity: the excess is dropped
+)
+
+// Queue mode switches happen a hair past the boundary (modeSlack of the capacity, or
+// queueSlackBytes of the queue), so that right after a switch every guard of the new
+// mode is strictly negative: a guard at exactly zero after a jump is ambiguous to the
+// solver (it cannot tell a crossing from a touch) and could be lost.
+const (
+	modeSlack       = 1e-9
+	queueSlackBytes = 1e-6
+)
+
+// switchQueue applies the mode switch of link li's guard slot at time t.
+func (s *system) switchQueue(li, slot int, t float64, y []float64) {
+	l := &s.links[li]
+	switch l.mode {
+	case queueEmpty:
+		l.mode = queueBusy
+	case queueBusy:
+		if slot == linkGuardA {
+			l.mode = queueEmpty
+			y[l.off+lvQueue] = 0
+		} else {
+			l.mode = queueFull
+			y[l.off+lvQueue] = l.bufBytes
+			if s.sc.DropRule != model.DropProportional {
+				s.overflowSynchronized(li, t)
+			}
+		}
+	case queueFull:
+		l.mode = queueBusy
+	}
+}
+
+// jump restarts the solver from the (changed) current state after switching every queue
+// whose guard a jump has carried to or past zero (a window cut can empty a queue, a flow
+// start can fill one), upstream links first since they shape downstream arrivals.
+func (s *system) jump(t float64) {
+	y := s.drv.Y()
+	yd := y.RawVector().Data
+	for pass := 0; pass <= 2*len(s.links); pass++ {
+		s.gen++
+		s.ensure(t, y)
+		changed := false
+		for _, li := range s.order {
+			for slot := 0; slot < linkGuards; slot++ {
+				if s.linkGuardValue(li, slot, yd) >= 0 {
+					s.switchQueue(li, slot, t, yd)
+					changed = true
+					break
+				}
+			}
+			if changed {
+				break
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	s.gen++
+	s.drv.Jump(y)
+}

@@ -1,0 +1,89 @@
+package fluid
+
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"gonum.org/v1/gonum/mat"
+)
+
+// sample records trace rows at every sample time inside the step [t0, t1].
+func (s *system) sample(t0, t1 float64) {
+	for s.nextSmp <= t1 && s.nextSmp <= s.end {
+		s.drv.Interpolate(s.scratch, s.nextSmp)
+		s.sampleAt(s.nextSmp, s.scratch)
+	}
+}
+
+func (s *system) sampleAt(t float64, y *mat.VecDense) {
+	s.gen++
+	s.ensure(t, y)
+	yd := y.RawVector().Data
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if t < f.start || (f.endT > 0 && t > f.endT) {
+			continue
+		}
+		q := 0.0
+		for _, li := range f.links {
+			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
+		}
+		s.trace = append(s.trace, model.Sample{
+			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: yd[f.off+f.sub], Ssthresh: model.SsthreshOf(f.law, f.sub),
+			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered],
+		})
+	}
+	for li := range s.links {
+		l := &s.links[li]
+		s.trace = append(s.trace, model.Sample{TS: t, Flow: -1, Link: l.name, QueuePkts: yd[l.off+lvQueue] / l.refBytes})
+	}
+	s.gen++
+	s.nextSmp = t + s.set.SampleS
+}
+
+func (s *system) result() *model.Result {
+	y := s.drv.Y().RawVector().Data
+	T := s.end
+	res := &model.Result{
+		Scenario: s.sc.Name, Engine: "fluid", Form: s.set.Form, DropRule: s.sc.DropRule,
+		Seed: s.set.Seed, DurationS: T, Trace: s.trace, Crossings: s.crossings, Losses: s.losses,
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		end := T
+		if f.endT > 0 {
+			end = f.endT
+		}
+		active := math.Max(end-f.start, 0)
+		c := f.cnt
+		fr := model.FlowResult{
+			Flow: f.flow, Subflow: f.sub, Name: f.name, Algorithm: f.algo, Path: f.path,
+			LossEvents: f.lossEvents, Timeouts: f.timeouts,
+			SentPkts: y[c+cntSent], DeliveredPkts: y[c+cntDelivered], DroppedPkts: y[c+cntDropped],
+			ActiveS: active,
+		}
+		if active > 0 {
+			fr.MeanCwndPkts = y[c+cntCwndTime] / active
+			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
+			fr.GoodputBps = fr.MeanThroughputBps
+		}
+		if f.done {
+			ct := f.completion
+			fr.CompletionTimeS = &ct
+		}
+		res.Flows = append(res.Flows, fr)
+	}
+	for li := range s.links {
+		l := &s.links[li]
+		lr := model.LinkResult{Link: l.name}
+		if T > 0 {
+			lr.MeanQueuePkts = y[l.off+lvQueueTime] / T / l.refBytes
+			if cap := s.sc.Links[li].CapacityBps / 8; cap > 0 {
+				lr.Utilisation = y[l.off+lvDeparted] / (cap * T)
+			}
+		}
+		lr.DroppedPkts = y[l.off+lvDropped] / l.refBytes
+		res.Links = append(res.Links, lr)
+	}
+	return res
+}

@@ -1,0 +1,147 @@
+package fluid
+
+import (
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/ode"
+)
+
+// link is one link of the scenario: what the scenario fixes, the state events change, and
+// the network quantities of the last evaluation.
+type link struct {
+	linkSpec
+	linkState
+	linkEval
+}
+
+type linkSpec struct {
+	name      string
+	capBps    float64 // bytes/s when up
+	bufBytes  float64
+	refBytes  float64 // packet size used to report the queue in packets
+	loss      model.LossModel
+	lossP     float64
+	red       bool
+	redParams model.RED
+	off       int // offset of the link's variables in the state vector (layout.go)
+}
+
+type linkState struct {
+	up     bool
+	delayS float64 // one-way propagation delay, s
+	mode   int     // queueEmpty, queueBusy or queueFull
+}
+
+type linkEval struct {
+	arrive  float64 // bytes/s
+	depart  float64 // bytes/s
+	lossPkt float64 // RED drop probability at the current average
+}
+
+// subflow is one single-path flow, or one subflow of a multi-path flow; the subflows of
+// a flow share one law whose state block starts at off (subflow k's window at off+k).
+type subflow struct {
+	subflowSpec
+	subflowState
+	subflowEval
+}
+
+// subflowSpec is what the scenario and the settings fix.
+type subflowSpec struct {
+	idx        int  // engine index: position in system.flows
+	flow       int  // the scenario's flow index
+	sub        int  // subflow index within the flow
+	first      int  // engine index of the flow's subflow 0
+	nSub       int  // subflows of the flow
+	subObs     int  // index into system.subObs for multi-path flows
+	routeAware bool // seed 002's route-change-aware sender
+	// renoTimeouts: the algorithm recovers as Reno, which times out when a second loss
+	// falls in the window being repaired (RFC 5681).
+	renoTimeouts bool
+	guards       uint8 // bit k: guard slot k can fire for this subflow (guards.go)
+	name         string
+	algo         string
+	path         string
+	links        []int // link indices in path order
+	law          model.FluidLaw
+	mss          float64 // payload bytes per packet
+	wire         float64 // bytes per packet on the wire: payload and header
+	rwnd         float64 // packets
+	start, stop  float64 // s
+	sizePkt      float64 // 0: long-lived
+	off, nLaw    int     // offset and length of the law's variables (shared by subflows)
+	cnt          int     // offset of the subflow's counters
+	periodic     bool    // a link of its path has periodic loss
+	randomLoss   bool    // a link of its path has random loss
+	watch        float64 // watched window level, packets; -1 when none
+	rng          *rand.Rand
+}
+
+// subflowState is the discrete state events change.
+type subflowState struct {
+	propRTT float64 // s; changes with link delay events
+	active  bool
+	done    bool
+	// silentUntil: a timed-out sender sends nothing until then, s.
+	silentUntil float64
+	// A sender whose path failed retransmits when its timer expires, at backoffAt, and
+	// backs the timer off by doubling backoffS (RFC 6298 §5.5) until a retransmission gets
+	// through.
+	backoffAt, backoffS float64
+	wBefore             float64 // a route-aware sender's window when its path failed
+	randomThreshold     float64 // Exp(1) draw: the expected losses (p × packets) to the next random loss
+	recoverUntil        float64 // losses before this time belong to the current recovery
+	watchHit            bool
+	reactAt             float64 // pending drop-tail reaction time, +Inf when none
+	recheckAt           float64 // synchronized rule: look again when the recovery ends
+	lossEvents          int
+	timeouts            int
+	completion          float64 // s since start, NaN until done
+	endT                float64
+}
+
+// subflowEval is the network as the subflow sees it at the last evaluation.
+type subflowEval struct {
+	rtt     float64 // round-trip time now, s
+	rttSeen float64 // the round-trip time the sender's latest sample reports, s
+	rate    float64 // bytes/s sent
+	ackRef  float64 // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes)
+	arrive  []float64
+	deliver float64
+}
+
+type cbrSource struct {
+	links       []int
+	rate        float64 // bytes/s
+	start, stop float64
+	arrive      []float64
+}
+
+// system is one scenario assembled into a hybrid system.
+type system struct {
+	sc      *model.Scenario
+	set     Settings
+	form    form
+	links   []link
+	order   []int // links in upstream-to-downstream order
+	flows   []subflow
+	cbr     []cbrSource
+	dim     int
+	trace   []model.Sample
+	nextSmp float64
+	scratch *mat.VecDense
+	// cache of the network quantities for the last evaluated (t, y)
+	cacheT    float64
+	cacheY    *mat.VecDense
+	cacheGen  int
+	gen       int
+	subObs    [][]model.SubflowObservation // per multi-path flow, reused by every observation
+	restart   []int                        // guards Restart re-evaluates: [flow, every link guard]
+	drv       *ode.Driver
+	end       float64 // s; the scenario's duration unless a stop condition ended the run
+	crossings []model.Crossing
+	losses    []model.LossRecord
+}

@@ -1,0 +1,142 @@
+package model
+
+import "math"
+
+// The state every window-based law shares — the slow-start threshold and mode and the
+// receiver-window cap — with slow start in both faces and the loss and timeout jumps of
+// the Reno family. Every built-in law uses it; so may a law outside this package.
+
+// MinLossWindow is the smallest window (packets) a loss reduction leaves: RFC 5681 eq. (4)
+// sets ssthresh to at least 2·SMSS, as Linux's max(…, 2U) does for every algorithm.
+const MinLossWindow = 2
+
+// MinClockRTT (s) keeps the ACK clock finite when a path has no delay at all: rates divide
+// by the RTT, and an RTT below a microsecond is taken as one microsecond.
+const MinClockRTT = 1e-6
+
+// ClockRTT is the RTT that clocks the window, in seconds: o.RTT, at least MinClockRTT.
+func ClockRTT(o Observation) float64 {
+	if o.RTT > MinClockRTT {
+		return o.RTT
+	}
+	return MinClockRTT
+}
+
+// MinimumRTT is the base RTT in seconds; an unknown (non-positive) or inconsistent base RTT
+// is taken as the current RTT, i.e. as no queueing.
+func MinimumRTT(o Observation) float64 {
+	rtt := ClockRTT(o)
+	if o.BaseRTT > 0 && o.BaseRTT < rtt {
+		return o.BaseRTT
+	}
+	return rtt
+}
+
+// Queued is Vegas's and Compound's estimate of the flow's own packets in queues:
+// Diff = W·(1 − baseRTT/RTT) = (expected − actual rate)·baseRTT, in packets.
+func Queued(w float64, o Observation) float64 {
+	return w * (1 - MinimumRTT(o)/ClockRTT(o))
+}
+
+// SlowStartRate is the fluid form of slow start, packets/s. Slow start adds one packet per
+// ACK, so the window doubles every round trip: W(t) = W0·2^(t/RTT), i.e.
+// dW/dt = W·ln2/RTT. The tempting per-ACK mapping dW/dt = (1 per ACK)·(W/RTT ACKs/s) = W/RTT
+// grows by e per RTT, 36% too fast each round; the tests check the doubling in both faces.
+func SlowStartRate(w, rtt float64) float64 { return w * math.Ln2 / rtt }
+
+// Window is the discrete state every window law shares. It changes only in Init, Switch,
+// OnLoss and OnTimeout (fluid face) or in the event face's callbacks.
+type Window struct {
+	Ssthresh  float64 // packets; +Inf until the first loss when neither a threshold nor a receiver window is set
+	SlowStart bool
+	MaxCwnd   float64 // packets; +Inf when the flow has no receiver-window cap
+}
+
+// NewWindow resolves a flow's initial window and threshold: cwnd defaults to 1 packet
+// (ns-2's windowInit_), ssthresh to the receiver window (or no threshold), and the window
+// never exceeds the receiver window.
+func NewWindow(c FlowConfig) (cwnd float64, w Window) {
+	w.MaxCwnd = math.Inf(1)
+	if c.MaxCwnd > 0 && !math.IsInf(c.MaxCwnd, 0) {
+		w.MaxCwnd = c.MaxCwnd
+	}
+	cwnd = 1
+	if c.InitialCwnd > 0 && !math.IsInf(c.InitialCwnd, 0) {
+		cwnd = math.Min(c.InitialCwnd, w.MaxCwnd)
+	}
+	w.Ssthresh = w.MaxCwnd
+	if c.InitialSsthresh > 0 && !math.IsInf(c.InitialSsthresh, 0) {
+		w.Ssthresh = c.InitialSsthresh
+	}
+	w.SlowStart = cwnd < w.Ssthresh
+	return cwnd, w
+}
+
+// Reported is ssthresh for traces and tables: never infinite. With no threshold and no
+// receiver window it is 0, meaning "none yet".
+func (w *Window) Reported() float64 {
+	if math.IsInf(w.Ssthresh, 0) {
+		return 0
+	}
+	return w.Ssthresh
+}
+
+// Limit applies the receiver-window cap to a growth rate (or increment): no growth at or
+// above the cap.
+func (w *Window) Limit(cwnd, growth float64) float64 {
+	if growth > 0 && cwnd >= w.MaxCwnd {
+		return 0
+	}
+	return growth
+}
+
+// Clamp caps an event-face window at the receiver window.
+func (w *Window) Clamp(cwnd float64) float64 { return math.Min(cwnd, w.MaxCwnd) }
+
+// Guard is the fluid slow-start guard: it crosses zero upwards when cwnd reaches ssthresh.
+func (w *Window) Guard(cwnd float64) float64 {
+	if !w.SlowStart || math.IsInf(w.Ssthresh, 0) {
+		return -1
+	}
+	return cwnd - w.Ssthresh
+}
+
+// Loss applies a reduction to next packets (already computed by the algorithm): the Reno
+// family sets ssthresh = cwnd = next (at least MinLossWindow) and continues in congestion
+// avoidance; restart (Tahoe) keeps ssthresh = next but restarts slow start from one packet.
+// It returns the new window.
+func (w *Window) Loss(next float64, restart bool) float64 {
+	w.Ssthresh = math.Max(next, MinLossWindow)
+	if restart {
+		w.SlowStart = true
+		return 1
+	}
+	w.SlowStart = false
+	return w.Ssthresh
+}
+
+// Timeout applies a retransmission timeout (RFC 5681 §3.1, all algorithms):
+// ssthresh = max(W/2, 2), W = 1, slow start. It returns the new window.
+func (w *Window) Timeout(cwnd float64) float64 {
+	w.Ssthresh = math.Max(cwnd/2, MinLossWindow)
+	w.SlowStart = true
+	return 1
+}
+
+// AckSlowStart is the event face of slow start (Linux tcp_slow_start): one packet per
+// packet acknowledged, up to ssthresh. It returns the acknowledged packets left over for
+// congestion avoidance.
+func (w *Window) AckSlowStart(cwnd *float64, acked float64) float64 {
+	if !w.SlowStart {
+		return acked
+	}
+	next := *cwnd + acked
+	if next < w.Ssthresh {
+		*cwnd = next
+		return 0
+	}
+	w.SlowStart = false
+	left := math.Min(acked, next-w.Ssthresh)
+	*cwnd = math.Max(*cwnd, w.Ssthresh)
+	return left
+}

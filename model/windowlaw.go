@@ -1,0 +1,141 @@
+package model
+
+// WindowLaw turns a congestion-avoidance rule into both faces of a one-window algorithm:
+// slow start, the receiver-window cap, Reno-family loss and timeout jumps and the engines'
+// optional hooks come with it. Tahoe, Reno, NewReno, Scalable, HighSpeed, BIC and H-TCP
+// are WindowLaws; an algorithm outside this package embeds one the same way:
+//
+//	type aimd struct {
+//		model.Base
+//		model.WindowLaw
+//		a, b float64
+//	}
+//
+//	x := &aimd{}
+//	x.Base = model.NewBase("aimd", "AIMD(a, b)", model.Real(&x.a, "a", 1, …), model.Real(&x.b, "b", 0.5, …))
+//	x.WindowLaw = model.WindowLaw{Rule: func() model.WindowRule { return aimdRule{x.a, x.b} }}
+type WindowLaw struct {
+	// Rule makes the rule of one flow's face with the algorithm's current parameters; a
+	// rule may keep per-flow state (W_max, the last loss), so each face gets its own.
+	Rule func() WindowRule
+	// RestartAfterLoss makes every loss restart slow start from one packet (Tahoe).
+	RestartAfterLoss bool
+}
+
+// WindowRule is the congestion-avoidance law of a one-window algorithm. Its increase is
+// stated per RTT; the fluid face divides it by the RTT and the event face spreads it over
+// the W ACKs of a round (increase/W per packet acknowledged), which is the same law.
+type WindowRule interface {
+	// Start records the flow's start (the time of its first observation).
+	Start(o Observation)
+	// PerRTT is the window increase per round trip in congestion avoidance, packets. It
+	// must not change the rule (the fluid solver calls it at trial points).
+	PerRTT(cwnd float64, o Observation) float64
+	// Congestion records a congestion event at window cwnd (the rule's own discrete state:
+	// W_max, last-loss time, …) and returns the reduced window in packets, before the
+	// MinLossWindow floor. A timeout calls it too and then restarts slow start.
+	Congestion(cwnd float64, o Observation) float64
+}
+
+// NewFluid is the fluid face: x = [cwnd].
+func (l WindowLaw) NewFluid(c FlowConfig) FluidLaw {
+	cwnd, w := NewWindow(c)
+	return &windowFluid{init: w, win: w, cwnd0: cwnd, rule: l.Rule(), restart: l.RestartAfterLoss}
+}
+
+// NewEvent is the event face.
+func (l WindowLaw) NewEvent(c FlowConfig) EventLaw {
+	cwnd, w := NewWindow(c)
+	return &windowEvent{cwnd: cwnd, win: w, rule: l.Rule(), restart: l.RestartAfterLoss}
+}
+
+// windowFluid is the fluid face of a one-window algorithm: x = [cwnd].
+type windowFluid struct {
+	init, win Window
+	cwnd0     float64
+	rule      WindowRule
+	restart   bool
+}
+
+var (
+	_ FluidLaw              = (*windowFluid)(nil)
+	_ InverseWindowIncrease = (*windowFluid)(nil)
+	_ EventLaw              = (*windowEvent)(nil)
+)
+
+func (f *windowFluid) Vars() int { return 1 }
+
+func (f *windowFluid) Init(x []float64, o Observation) {
+	f.win = f.init
+	f.rule.Start(o)
+	x[0] = f.cwnd0
+}
+
+func (f *windowFluid) Deriv(dx, x []float64, o Observation) {
+	rtt := ClockRTT(o)
+	var rate float64
+	if f.win.SlowStart {
+		rate = SlowStartRate(x[0], rtt)
+	} else {
+		rate = f.rule.PerRTT(x[0], o) / rtt
+	}
+	dx[0] = f.win.Limit(x[0], rate)
+}
+
+// InverseWindowIncrease: a rule's increase per RTT is spread over the round's W ACKs,
+// PerRTT/W each.
+func (f *windowFluid) InverseWindowIncrease([]float64, Observation) bool { return !f.win.SlowStart }
+
+func (f *windowFluid) Guard(x []float64, _ Observation) float64 { return f.win.Guard(x[0]) }
+
+func (f *windowFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = false }
+
+func (f *windowFluid) OnLoss(x []float64, o Observation) {
+	x[0] = f.win.Loss(f.rule.Congestion(x[0], o), f.restart)
+}
+
+func (f *windowFluid) OnTimeout(x []float64, o Observation) {
+	f.rule.Congestion(x[0], o)
+	x[0] = f.win.Timeout(x[0])
+}
+
+func (f *windowFluid) Ssthresh() float64 { return f.win.Reported() }
+
+// windowEvent is the event face of a one-window algorithm.
+type windowEvent struct {
+	cwnd    float64
+	win     Window
+	rule    WindowRule
+	restart bool
+	started bool
+}
+
+// begin starts the rule's clock at the first callback: the event face has no Init.
+func (e *windowEvent) begin(o Observation) {
+	if !e.started {
+		e.started = true
+		e.rule.Start(o)
+	}
+}
+
+func (e *windowEvent) Cwnd() float64     { return e.cwnd }
+func (e *windowEvent) Ssthresh() float64 { return e.win.Reported() }
+
+func (e *windowEvent) OnAck(acked float64, o Observation) {
+	e.begin(o)
+	if left := e.win.AckSlowStart(&e.cwnd, acked); left > 0 {
+		e.cwnd += e.win.Limit(e.cwnd, left*e.rule.PerRTT(e.cwnd, o)/e.cwnd)
+	}
+	e.cwnd = e.win.Clamp(e.cwnd)
+}
+
+func (e *windowEvent) OnLoss(o Observation) {
+	e.begin(o)
+	e.cwnd = e.win.Loss(e.rule.Congestion(e.cwnd, o), e.restart)
+}
+
+func (e *windowEvent) OnTimeout(o Observation) {
+	e.begin(o)
+	e.rule.Congestion(e.cwnd, o)
+	e.cwnd = e.win.Timeout(e.cwnd)
+}
