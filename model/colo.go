@@ -237,8 +237,8 @@ type coloEvent struct {
 	coloState
 }
 
-func (e *coloEvent) Cwnd() float64      { return e.cwnd }
-func (e *coloEvent) Ssthresh() float64  { return e.win.Reported() }
+func (e *coloEvent) Cwnd() float64     { return e.cwnd }
+func (e *coloEvent) Ssthresh() float64 { return e.win.Reported() }
 
 // OnAck spends the acknowledged packets on the exponential part up to ssthresh/2, the
 // concave part up to ssthresh, then congestion avoidance, carrying what is left over from

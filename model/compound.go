@@ -151,8 +151,8 @@ type compoundEvent struct {
 	update     float64 // time of the next once-per-RTT dwnd update, s
 }
 
-func (e *compoundEvent) Cwnd() float64      { return e.cwnd + e.dwnd }
-func (e *compoundEvent) Ssthresh() float64  { return e.win.Reported() }
+func (e *compoundEvent) Cwnd() float64     { return e.cwnd + e.dwnd }
+func (e *compoundEvent) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *compoundEvent) OnAck(acked float64, o Observation) {
 	left := e.win.AckSlowStart(&e.cwnd, acked)

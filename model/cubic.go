@@ -233,8 +233,8 @@ type cubicEvent struct {
 	cubicEpoch
 }
 
-func (e *cubicEvent) Cwnd() float64      { return e.cwnd }
-func (e *cubicEvent) Ssthresh() float64  { return e.win.Reported() }
+func (e *cubicEvent) Cwnd() float64     { return e.cwnd }
+func (e *cubicEvent) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *cubicEvent) OnAck(acked float64, o Observation) {
 	left := e.win.AckSlowStart(&e.cwnd, acked)

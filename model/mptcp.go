@@ -617,7 +617,6 @@ func (e *coupledEvent) SsthreshOf(k int) float64 {
 // Ssthresh is the sum of the subflows' thresholds.
 func (e *coupledEvent) Ssthresh() float64 { return sumOver(e.n, e.SsthreshOf) }
 
-
 // toCubic hands subflow k to a fresh CUBIC face with its current window state.
 func (e *coupledEvent) toCubic(k int) {
 	e.ce[k] = cubicEvent{cwnd: e.cwnd[k], win: e.win[k], cubicEpoch: newCubicEpoch(e.p.cubic)}

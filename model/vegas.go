@@ -156,8 +156,8 @@ type vegasEvent struct {
 	decide float64 // time of the next once-per-RTT decision, s
 }
 
-func (e *vegasEvent) Cwnd() float64      { return e.cwnd }
-func (e *vegasEvent) Ssthresh() float64  { return e.win.Reported() }
+func (e *vegasEvent) Cwnd() float64     { return e.cwnd }
+func (e *vegasEvent) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *vegasEvent) OnAck(acked float64, o Observation) {
 	if o.Now >= e.decide {
