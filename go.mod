@@ -1,6 +1,6 @@
 module github.com/tcpfluid/tcpfluid
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/go-echarts/go-echarts/v2 v2.6.7
@@ -22,5 +22,6 @@ require (
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )

@@ -1,12 +1,7 @@
 package model
 
-import "errors"
-
 // What the fluid engine (package fluid) and the packet engine (package packet) share, so
 // that they can be compared like with like.
-
-// ErrEngine wraps failures of an engine that are not input errors.
-var ErrEngine = errors.New("fluid engine")
 
 // RandomStream is the second word of the PCG generator the fluid engine seeds with its
 // seed for the random-loss thresholds of its first flow; flow (or subflow) entry i draws

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
+	"github.com/tcpfluid/tcpfluid/internal/settings"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -53,7 +54,7 @@ func (s *ConvergeSettings) defaults() error {
 	if len(s.Algorithms) == 0 {
 		s.Algorithms = ClassicAlgorithms
 	}
-	if err := checkAlgorithms(s.Algorithms, s.Params); err != nil {
+	if err := settings.Algorithms(s.Algorithms, s.Params); err != nil {
 		return err
 	}
 	if len(s.BandwidthsBps) == 0 {
@@ -61,21 +62,21 @@ func (s *ConvergeSettings) defaults() error {
 	}
 	for _, b := range s.BandwidthsBps {
 		if !(b > 0) || math.IsInf(b, 0) {
-			return fmt.Errorf("%w: bandwidth %v bit/s, want > 0", ErrSettings, b)
+			return fmt.Errorf("%w: bandwidth %v bit/s, want > 0", model.ErrSettings, b)
 		}
 	}
 	if len(s.MSSBytes) == 0 {
 		s.MSSBytes = []float64{1000, 1500}
 	}
 	for i := range s.MSSBytes {
-		if err := checkMSS(&s.MSSBytes[i]); err != nil {
+		if err := settings.MSS(&s.MSSBytes[i]); err != nil {
 			return err
 		}
 	}
-	if err := checkRTT(&s.RTTS); err != nil {
+	if err := settings.RTT(&s.RTTS); err != nil {
 		return err
 	}
-	return checkWorkers(&s.Workers)
+	return settings.Workers(&s.Workers)
 }
 
 // Converge measures fill and recovery times of every algorithm on every link: one flow
@@ -101,7 +102,7 @@ func Converge(ctx context.Context, s ConvergeSettings) (*ConvergeReport, error) 
 			}
 		}
 	}
-	err := parallel(ctx, s.Workers, len(jobs), func(ctx context.Context, j int) error {
+	err := settings.Parallel(ctx, s.Workers, len(jobs), func(ctx context.Context, j int) error {
 		jb := jobs[j]
 		r := &results[jb.resIndex]
 		var err error
@@ -160,7 +161,7 @@ func convergeRun(ctx context.Context, algo string, s ConvergeSettings, bw, mss f
 		f.InitialCwnd = 0 // the scenario default, one packet
 	}
 	if err := sc.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+		return nil, fmt.Errorf("%w: %w", model.ErrSettings, err)
 	}
 	res, err := fluid.Run(ctx, sc, set)
 	if err != nil {

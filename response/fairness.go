@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
+	"github.com/tcpfluid/tcpfluid/internal/settings"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -98,7 +99,7 @@ func (s *FairnessSettings) defaults() error {
 		s.Mode = ModeSame
 	case ModeSame, ModeRTT, ModeFriendliness:
 	default:
-		return fmt.Errorf("%w: mode %q, want same, rtt or friendliness", ErrSettings, s.Mode)
+		return fmt.Errorf("%w: mode %q, want same, rtt or friendliness", model.ErrSettings, s.Mode)
 	}
 	if len(s.Algorithms) == 0 {
 		s.Algorithms = []string{"reno"}
@@ -107,14 +108,14 @@ func (s *FairnessSettings) defaults() error {
 		s.Flows = 3
 	}
 	if s.Flows < 1 || s.Flows > 10000 {
-		return fmt.Errorf("%w: flows %d, want 1 to 10000", ErrSettings, s.Flows)
+		return fmt.Errorf("%w: flows %d, want 1 to 10000", model.ErrSettings, s.Flows)
 	}
 	if len(s.RTTsS) == 0 {
 		s.RTTsS = []float64{0.05, 0.075, 0.1}
 	}
 	for _, r := range s.RTTsS {
 		if !(r > 0) || math.IsInf(r, 0) {
-			return fmt.Errorf("%w: rtt %v s, want > 0", ErrSettings, r)
+			return fmt.Errorf("%w: rtt %v s, want > 0", model.ErrSettings, r)
 		}
 	}
 	if s.Against == "" {
@@ -124,32 +125,32 @@ func (s *FairnessSettings) defaults() error {
 		s.AgainstFlows = 4
 	}
 	if s.AgainstFlows < 1 {
-		return fmt.Errorf("%w: against flows %d, want >= 1", ErrSettings, s.AgainstFlows)
+		return fmt.Errorf("%w: against flows %d, want >= 1", model.ErrSettings, s.AgainstFlows)
 	}
-	setDefault(&s.AccessBps, 200e6)
-	setDefault(&s.AccessDelayS, 0.01)
-	setDefault(&s.BottleneckBps, 100e6)
-	setDefault(&s.BottleneckDelayS, 0.1)
-	setDefault(&s.BufferBDP, 1)
-	setDefault(&s.DurationS, 1000)
+	settings.Default(&s.AccessBps, 200e6)
+	settings.Default(&s.AccessDelayS, 0.01)
+	settings.Default(&s.BottleneckBps, 100e6)
+	settings.Default(&s.BottleneckDelayS, 0.1)
+	settings.Default(&s.BufferBDP, 1)
+	settings.Default(&s.DurationS, 1000)
 	if !(s.DurationS > 0) || math.IsInf(s.DurationS, 0) {
-		return fmt.Errorf("%w: duration %v s, want > 0", ErrSettings, s.DurationS)
+		return fmt.Errorf("%w: duration %v s, want > 0", model.ErrSettings, s.DurationS)
 	}
-	setDefault(&s.MeasureFromS, s.DurationS/2)
+	settings.Default(&s.MeasureFromS, s.DurationS/2)
 	if !(s.MeasureFromS >= 0 && s.MeasureFromS < s.DurationS) {
-		return fmt.Errorf("%w: measure-from %v s, want in [0, duration %v s)", ErrSettings, s.MeasureFromS, s.DurationS)
+		return fmt.Errorf("%w: measure-from %v s, want in [0, duration %v s)", model.ErrSettings, s.MeasureFromS, s.DurationS)
 	}
-	setDefault(&s.WindowS, s.DurationS/30)
+	settings.Default(&s.WindowS, s.DurationS/30)
 	if !(s.WindowS > 0) {
-		return fmt.Errorf("%w: window %v s, want > 0", ErrSettings, s.WindowS)
+		return fmt.Errorf("%w: window %v s, want > 0", model.ErrSettings, s.WindowS)
 	}
 	if s.StartGapS < 0 || math.IsNaN(s.StartGapS) || math.IsInf(s.StartGapS, 0) {
-		return fmt.Errorf("%w: start gap %v s, want >= 0", ErrSettings, s.StartGapS)
+		return fmt.Errorf("%w: start gap %v s, want >= 0", model.ErrSettings, s.StartGapS)
 	}
-	if err := checkMSS(&s.MSSBytes); err != nil {
+	if err := settings.MSS(&s.MSSBytes); err != nil {
 		return err
 	}
-	return checkWorkers(&s.Workers)
+	return settings.Workers(&s.Workers)
 }
 
 // Fairness runs the chosen mode for every algorithm on the dumbbell.
@@ -159,7 +160,7 @@ func Fairness(ctx context.Context, s FairnessSettings) (*FairnessReport, error) 
 	}
 	results := make([]FairnessResult, len(s.Algorithms))
 	var rule model.DropRule
-	err := parallel(ctx, s.Workers, len(s.Algorithms), func(ctx context.Context, i int) error {
+	err := settings.Parallel(ctx, s.Workers, len(s.Algorithms), func(ctx context.Context, i int) error {
 		sc, err := s.scenario(s.Algorithms[i])
 		if err != nil {
 			return err
@@ -227,7 +228,7 @@ func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
 		}
 	}
 	if err := sc.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+		return nil, fmt.Errorf("%w: %w", model.ErrSettings, err)
 	}
 	return sc, nil
 }

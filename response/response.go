@@ -2,23 +2,17 @@ package response
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
+	"github.com/tcpfluid/tcpfluid/internal/settings"
 	"github.com/tcpfluid/tcpfluid/model"
 )
-
-// ErrSettings is wrapped by every error about an analysis's settings.
-var ErrSettings = errors.New("invalid analysis settings")
 
 // ClassicAlgorithms are the algorithms of the classic study, in the order reports show them.
 var ClassicAlgorithms = []string{"tahoe", "reno", "newreno", "vegas", "scalable", "highspeed", "cubic", "compound", "bic", "htcp"}
@@ -55,30 +49,30 @@ func (s *Settings) defaults() error {
 	if len(s.Algorithms) == 0 {
 		s.Algorithms = ClassicAlgorithms
 	}
-	if err := checkAlgorithms(s.Algorithms, s.Params); err != nil {
+	if err := settings.Algorithms(s.Algorithms, s.Params); err != nil {
 		return err
 	}
-	if err := checkLossModel(&s.LossModel); err != nil {
+	if err := settings.LossModel(&s.LossModel); err != nil {
 		return err
 	}
-	setDefault(&s.PMin, 1e-7)
-	setDefault(&s.PMax, 1e-2)
+	settings.Default(&s.PMin, 1e-7)
+	settings.Default(&s.PMax, 1e-2)
 	if !(s.PMin > 0 && s.PMin <= s.PMax && s.PMax < 1) {
-		return fmt.Errorf("%w: loss rates p-min %v, p-max %v: want 0 < p-min <= p-max < 1", ErrSettings, s.PMin, s.PMax)
+		return fmt.Errorf("%w: loss rates p-min %v, p-max %v: want 0 < p-min <= p-max < 1", model.ErrSettings, s.PMin, s.PMax)
 	}
 	if s.Points == 0 {
 		s.Points = 11
 	}
 	if s.Points < 1 || s.Points > 1000 || (s.Points == 1 && s.PMin != s.PMax) {
-		return fmt.Errorf("%w: points %d, want 1 to 1000 (1 only when p-min = p-max)", ErrSettings, s.Points)
+		return fmt.Errorf("%w: points %d, want 1 to 1000 (1 only when p-min = p-max)", model.ErrSettings, s.Points)
 	}
-	if err := checkRTT(&s.RTTS); err != nil {
+	if err := settings.RTT(&s.RTTS); err != nil {
 		return err
 	}
-	if err := checkMSS(&s.MSSBytes); err != nil {
+	if err := settings.MSS(&s.MSSBytes); err != nil {
 		return err
 	}
-	if err := checkWorkers(&s.Workers); err != nil {
+	if err := settings.Workers(&s.Workers); err != nil {
 		return err
 	}
 	if s.WarmupLosses == 0 {
@@ -91,40 +85,13 @@ func (s *Settings) defaults() error {
 		s.MaxLosses = map[string]int{"periodic": 50, "random": 6400}[s.LossModel]
 	}
 	if s.WarmupLosses < 0 || s.MinLosses < batches || s.MaxLosses < s.MinLosses {
-		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 and %d <= min <= max", ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses, batches)
+		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 and %d <= min <= max", model.ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses, batches)
 	}
-	setDefault(&s.TargetRelCI, 0.02)
+	settings.Default(&s.TargetRelCI, 0.02)
 	if len(s.RTTExponentRTTs) == 0 {
 		s.RTTExponentRTTs = []float64{0.02, 0.05, 0.1, 0.2, 0.4}
 	}
-	setDefault(&s.RTTExponentP, 1e-6)
-	return nil
-}
-
-func setDefault(v *float64, d float64) {
-	if *v == 0 {
-		*v = d
-	}
-}
-
-// checkRTT defaults a round-trip time to 0.1 s and checks it.
-func checkRTT(rtt *float64) error {
-	setDefault(rtt, 0.1)
-	if !(*rtt > 0) || math.IsInf(*rtt, 0) {
-		return fmt.Errorf("%w: rtt %v s, want > 0", ErrSettings, *rtt)
-	}
-	return nil
-}
-
-// checkLossModel defaults a loss model to periodic and checks it.
-// checkAlgorithms builds every algorithm with its parameters (model.Configure), so that
-// unknown names and parameters that contradict one another are refused before any run.
-func checkAlgorithms(algos []string, params map[string]map[string]float64) error {
-	for _, a := range algos {
-		if _, err := model.Configure(a, params[a]); err != nil {
-			return fmt.Errorf("%w: algorithm: %w", ErrSettings, err)
-		}
-	}
+	settings.Default(&s.RTTExponentP, 1e-6)
 	return nil
 }
 
@@ -140,37 +107,6 @@ func responseReference(algo string, params map[string]float64, lossModel string)
 		return model.ResponseReference{}, false
 	}
 	return r.ResponseReference(model.LossModel(lossModel))
-}
-
-func checkLossModel(m *string) error {
-	switch *m {
-	case "":
-		*m = "periodic"
-	case "periodic", "random":
-	default:
-		return fmt.Errorf("%w: loss model %q, want periodic or random", ErrSettings, *m)
-	}
-	return nil
-}
-
-// checkMSS defaults a packet size to 1460 bytes and checks it.
-func checkMSS(mss *float64) error {
-	setDefault(mss, model.DefaultMSSBytes)
-	if !(*mss >= 1) || math.IsInf(*mss, 0) {
-		return fmt.Errorf("%w: mss %v bytes, want >= 1", ErrSettings, *mss)
-	}
-	return nil
-}
-
-// checkWorkers defaults a worker count to all cores and checks it.
-func checkWorkers(w *int) error {
-	if *w == 0 {
-		*w = runtime.GOMAXPROCS(0)
-	}
-	if *w < 1 {
-		return fmt.Errorf("%w: workers %d, want >= 1", ErrSettings, *w)
-	}
-	return nil
 }
 
 // Point is one measured point of a response function.
@@ -266,7 +202,7 @@ func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
 			}
 		}
 	}
-	err := parallel(ctx, s.Workers, len(jobs), func(ctx context.Context, j int) error {
+	err := settings.Parallel(ctx, s.Workers, len(jobs), func(ctx context.Context, j int) error {
 		jb := jobs[j]
 		algo := s.Algorithms[jb.a]
 		if jb.i < len(ps) {
@@ -385,7 +321,7 @@ func MeasurePoint(ctx context.Context, algo string, p float64, s Settings) (Poin
 		return Point{}, err
 	}
 	if !(p > 0 && p < 1) {
-		return Point{}, fmt.Errorf("%w: loss rate p = %v, want 0 < p < 1", ErrSettings, p)
+		return Point{}, fmt.Errorf("%w: loss rate p = %v, want 0 < p < 1", model.ErrSettings, p)
 	}
 	for n := s.MinLosses; ; n *= 4 {
 		if n > s.MaxLosses {
@@ -402,7 +338,7 @@ func MeasurePoint(ctx context.Context, algo string, p float64, s Settings) (Poin
 }
 
 func measure(ctx context.Context, algo string, p float64, n int, s Settings) (Point, error) {
-	sc, err := uncongested(algo, s.Params[algo], s.RTTS, s.MSSBytes)
+	sc, err := PointScenario(algo, s.Params[algo], s.RTTS, s.MSSBytes)
 	if err != nil {
 		return Point{}, err
 	}
@@ -411,7 +347,7 @@ func measure(ctx context.Context, algo string, p float64, n int, s Settings) (Po
 	// packets at one packet per RTT at least.
 	sc.DurationS = float64(s.WarmupLosses+n+1) * s.RTTS / p * 4
 	res, err := fluid.Run(ctx, sc, fluid.Settings{
-		Seed: pointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: s.WarmupLosses + n + 1, RecordLosses: true,
+		Seed: settings.PointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: s.WarmupLosses + n + 1, RecordLosses: true,
 	})
 	if err != nil {
 		return Point{}, fmt.Errorf("%s at p = %g: %w", algo, p, err)
@@ -447,10 +383,10 @@ func measure(ctx context.Context, algo string, p float64, n int, s Settings) (Po
 	return pt, nil
 }
 
-// uncongested is one flow on a path so fast that it never queues: the response function
+// PointScenario is one flow on a path so fast that it never queues: the response function
 // is a property of the algorithm and the loss process alone. The receiver window is
 // unlimited (Scalable reaches 7.5·10^5 packets at p = 1e-7).
-func uncongested(algo string, params map[string]float64, rttS, mssBytes float64) (*model.Scenario, error) {
+func PointScenario(algo string, params map[string]float64, rttS, mssBytes float64) (*model.Scenario, error) {
 	sc := &model.Scenario{
 		Name:      "response-point",
 		DurationS: 1,
@@ -460,59 +396,8 @@ func uncongested(algo string, params map[string]float64, rttS, mssBytes float64)
 			MSSBytes: mssBytes, WindowScaling: true}},
 	}
 	if err := sc.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+		return nil, fmt.Errorf("%w: %w", model.ErrSettings, err)
 	}
 	sc.Flows[0].RwndBytes = 1e18
 	return sc, nil
-}
-
-// pointSeed derives a point's seed from the run's seed and the point, so that a point's
-// result does not depend on which worker ran it or on the other points.
-func pointSeed(seed uint64, algo string, p, rtt float64) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%s|%g|%g", seed, algo, p, rtt)
-	return h.Sum64()
-}
-
-// parallel runs n jobs on up to workers goroutines and returns the first error; it
-// stops handing out jobs once ctx is cancelled or a job failed.
-func parallel(ctx context.Context, workers, n int, job func(context.Context, int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	next := make(chan int)
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				if err := job(ctx, j); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-						cancel()
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for j := 0; j < n; j++ {
-		select {
-		case next <- j:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/tcpfluid/tcpfluid/model"
 )
 
 func within(t *testing.T, what string, got, want, rel float64) {
@@ -173,12 +175,12 @@ func TestResponseBadInput(t *testing.T) {
 		{RTTS: -0.1},
 		{Points: -2},
 	} {
-		if _, err := Response(context.Background(), s); !errors.Is(err, ErrSettings) {
-			t.Errorf("%+v: error %v, want ErrSettings", s, err)
+		if _, err := Response(context.Background(), s); !errors.Is(err, model.ErrSettings) {
+			t.Errorf("%+v: error %v, want model.ErrSettings", s, err)
 		}
 	}
-	if _, err := MeasurePoint(context.Background(), "reno", 1, Settings{}); !errors.Is(err, ErrSettings) {
-		t.Errorf("p = 1: error %v, want ErrSettings", err)
+	if _, err := MeasurePoint(context.Background(), "reno", 1, Settings{}); !errors.Is(err, model.ErrSettings) {
+		t.Errorf("p = 1: error %v, want model.ErrSettings", err)
 	}
 }
 

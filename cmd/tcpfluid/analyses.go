@@ -99,7 +99,7 @@ func paramFlag() *cli.StringSliceFlag {
 
 // settingsError marks analysis-settings errors as the user's.
 func settingsError(err error) error {
-	if err != nil && strings.Contains(err.Error(), response.ErrSettings.Error()) {
+	if err != nil && strings.Contains(err.Error(), model.ErrSettings.Error()) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	return err

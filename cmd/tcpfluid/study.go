@@ -18,6 +18,8 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/report"
 	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/seeds"
+	"github.com/tcpfluid/tcpfluid/validate"
 )
 
 func studyFlags() []cli.Flag {
@@ -81,8 +83,8 @@ type study struct {
 	converge  *response.ConvergeReport
 	fairness  []*response.FairnessReport
 	scenarios []*model.Result
-	points    []*response.Validation // one fluid-vs-packet response point per classic algorithm
-	table3    *response.Table3Report
+	points    []*validate.Report // one fluid-vs-packet response point per classic algorithm
+	table3    *seeds.Table3Report
 }
 
 // studyValidationP is the loss rate of the study's fluid-vs-packet points: every
@@ -123,13 +125,13 @@ func runStudy(ctx context.Context) (*study, error) {
 		st.fairness = append(st.fairness, rep)
 	}
 	for _, algo := range response.ClassicAlgorithms {
-		v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: algo, LossModel: "periodic", P: studyValidationP, Seed: 1})
+		v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, LossModel: "periodic", P: studyValidationP, Seed: 1})
 		if err != nil {
 			return nil, fmt.Errorf("validation of %s: %w", algo, err)
 		}
 		st.points = append(st.points, v)
 	}
-	if st.table3, err = response.Seed003Experiment(ctx, 1); err != nil {
+	if st.table3, err = seeds.Table3Experiment(ctx, 1); err != nil {
 		return nil, fmt.Errorf("seed 003: %w", err)
 	}
 	for _, name := range model.BuiltinNames() {
@@ -297,7 +299,7 @@ func (st *study) validationSection() report.Section {
 	}
 	t3 := report.Table{ID: "validate-table3", Title: "Seed 003, Table 3: dropped / sent / throughput (kb/s)",
 		Columns: []string{"algorithm", "Table 3", "packet engine", "fluid engine", "ok"}}
-	cell := func(n response.Table3Numbers) string {
+	cell := func(n seeds.Table3Numbers) string {
 		return fmt.Sprintf("%.0f / %.0f / %.1f", n.DroppedPkts, n.DeliveredPkts, n.GoodputBps/1e3)
 	}
 	for _, r := range st.table3.Rows {

@@ -17,7 +17,7 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/packet"
 	"github.com/tcpfluid/tcpfluid/report"
-	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/sweep"
 )
 
 // Environment variables that choose a shard on a cluster when --shard is not given.
@@ -87,7 +87,7 @@ func sweepCommand() *cli.Command {
 	}
 	flags = append(flags,
 		&cli.GenericFlag{Name: "param", Value: &gridFlag{}, Usage: "swept parameter `name=grid` (repeatable), e.g. colo.gamma=0.5:3:6, rtt=50ms,100ms, p=1e-6:1e-2:5:log"},
-		&cli.StringSliceFlag{Name: "metric", Usage: "metrics, comma-separated (default: all): " + strings.Join(response.SweepMetrics, ", ")},
+		&cli.StringSliceFlag{Name: "metric", Usage: "metrics, comma-separated (default: all): " + strings.Join(sweep.AllMetrics, ", ")},
 		&cli.StringFlag{Name: "bottleneck", Usage: "link `NAME` that buffer, p and capacity change and whose queue is measured (default: the lowest capacity)"},
 		&cli.StringFlag{Name: "shard", Usage: "run shard `k/n`: the points i with i mod n = k (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else 0/1)"},
 		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "number of shards `N` for an index taken from JOB_COMPLETION_INDEX (required) or SLURM_ARRAY_TASK_ID (overrides the array's count)"},
@@ -128,9 +128,9 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	spec := response.SweepSpec{Base: base, Bottleneck: c.String("bottleneck"), Seed: c.Uint64("seed"), Workers: c.Int("workers")}
+	spec := sweep.Spec{Base: base, Bottleneck: c.String("bottleneck"), Seed: c.Uint64("seed"), Workers: c.Int("workers")}
 	for _, p := range c.Generic("param").(*gridFlag).values {
-		axis, err := response.ParseAxis(p)
+		axis, err := sweep.ParseAxis(p)
 		if err != nil {
 			return fmt.Errorf("%w: --param: %w", errUsage, err)
 		}
@@ -153,8 +153,8 @@ func sweepAction(c *cli.Context) error {
 	if isTerminal(c.App.ErrWriter) {
 		spec.Progress = newProgressBar(c.App.ErrWriter).update
 	}
-	t, err := response.Sweep(c.Context, spec)
-	if errors.Is(err, response.ErrSettings) {
+	t, err := sweep.Run(c.Context, spec)
+	if errors.Is(err, model.ErrSettings) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if err != nil {
@@ -173,7 +173,7 @@ func sweepBase(c *cli.Context) (*model.Scenario, error) {
 		}
 	}
 	if c.String("scenario") == "" && c.String("builtin") == "" {
-		set.Set("builtin", response.DefaultSweepScenario)
+		set.Set("builtin", sweep.DefaultScenario)
 	}
 	return loadScenario(cli.NewContext(c.App, set, nil))
 }
@@ -190,7 +190,7 @@ func resolveShard(shard string, shards int, getenv func(string) string) (k, n in
 		if shards != 0 {
 			return 0, 0, fmt.Errorf("%w: --shard %s with --shards %d: give one of them", errUsage, shard, shards)
 		}
-		if k, n, err = response.ParseShard(shard); err != nil {
+		if k, n, err = sweep.ParseShard(shard); err != nil {
 			return 0, 0, fmt.Errorf("%w: --shard: %w", errUsage, err)
 		}
 		return k, n, nil
@@ -271,7 +271,7 @@ func sweepMergeAction(c *cli.Context) error {
 	if c.Args().Len() == 0 {
 		return fmt.Errorf("%w: sweep merge: no files, want the shards' outputs (JSON or CSV)", errUsage)
 	}
-	var parts []*response.SweepTable
+	var parts []*sweep.Table
 	for _, path := range c.Args().Slice() {
 		t, err := readSweepFile(path)
 		if err != nil {
@@ -279,24 +279,24 @@ func sweepMergeAction(c *cli.Context) error {
 		}
 		parts = append(parts, t)
 	}
-	merged, err := response.MergeSweeps(parts...)
+	merged, err := sweep.Merge(parts...)
 	if err != nil {
 		return fmt.Errorf("%w: %w (parts in the order %s)", errUsage, err, strings.Join(c.Args().Slice(), ", "))
 	}
 	return writeSweep(c, format, merged)
 }
 
-func readSweepFile(path string) (*response.SweepTable, error) {
+func readSweepFile(path string) (*sweep.Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return response.ReadSweep(f)
+	return sweep.Read(f)
 }
 
 // writeSweep prints the table in the chosen format and writes the chart under --out.
-func writeSweep(c *cli.Context, format string, t *response.SweepTable) error {
+func writeSweep(c *cli.Context, format string, t *sweep.Table) error {
 	w := c.App.Writer
 	var err error
 	switch format {
@@ -316,7 +316,7 @@ func writeSweep(c *cli.Context, format string, t *response.SweepTable) error {
 	return nil
 }
 
-func writeSweepTable(w io.Writer, t *response.SweepTable) error {
+func writeSweepTable(w io.Writer, t *sweep.Table) error {
 	if t.Fingerprint != "" {
 		fmt.Fprintf(w, "sweep of %s, %s engine, seed %d", t.Scenario, t.Engine, t.Seed)
 		if t.Shards > 1 {
@@ -335,7 +335,7 @@ func writeSweepTable(w io.Writer, t *response.SweepTable) error {
 	return tw.Flush()
 }
 
-func sweepColumns(t *response.SweepTable) []string {
+func sweepColumns(t *sweep.Table) []string {
 	cols := []string{"point"}
 	for _, a := range t.Axes {
 		cols = append(cols, a.Name)
@@ -343,7 +343,7 @@ func sweepColumns(t *response.SweepTable) []string {
 	return append(cols, t.Metrics...)
 }
 
-func sweepCells(t *response.SweepTable, verb, null string) [][]string {
+func sweepCells(t *sweep.Table, verb, null string) [][]string {
 	rows := make([][]string, len(t.Rows))
 	for i, r := range t.Rows {
 		row := []string{strconv.Itoa(r.Point)}
@@ -367,7 +367,7 @@ func sweepCells(t *response.SweepTable, verb, null string) [][]string {
 // line per value of the first axis; for more, the table only. ECharts is copied next to
 // the page when report.FindECharts finds it, so the page works offline; else it is loaded
 // from the network.
-func writeSweepChart(dir string, t *response.SweepTable) error {
+func writeSweepChart(dir string, t *sweep.Table) error {
 	sec := report.Section{Title: "Sweep"}
 	axisIndex := make([]map[float64]int, len(t.Axes))
 	for k, a := range t.Axes {
@@ -439,7 +439,7 @@ func writeSweepChart(dir string, t *response.SweepTable) error {
 	return report.Write(dir, page, opts)
 }
 
-func sweepIntro(t *response.SweepTable) string {
+func sweepIntro(t *sweep.Table) string {
 	var b strings.Builder
 	if t.Fingerprint != "" {
 		fmt.Fprintf(&b, "Scenario %s, %s engine, seed %d. ", t.Scenario, t.Engine, t.Seed)
@@ -476,17 +476,17 @@ func geometric(v []float64) bool {
 
 func axisLabel(name string) string {
 	switch name {
-	case response.SweepBuffer:
+	case sweep.ParamBuffer:
 		return "bottleneck buffer (BDP)"
-	case response.SweepRTT:
+	case sweep.ParamRTT:
 		return "round-trip propagation delay (s)"
-	case response.SweepLoss:
+	case sweep.ParamLoss:
 		return "loss rate p (per packet)"
-	case response.SweepCapacity:
+	case sweep.ParamCapacity:
 		return "bottleneck capacity (bit/s)"
-	case response.SweepFlows:
+	case sweep.ParamFlows:
 		return "flows"
-	case response.SweepDuration:
+	case sweep.ParamDuration:
 		return "duration (s)"
 	}
 	algo, param, _ := strings.Cut(name, ".")
@@ -502,25 +502,25 @@ func axisLabel(name string) string {
 
 func metricLabel(metric string) string {
 	switch metric {
-	case response.MetricThroughput:
+	case sweep.MetricThroughput:
 		return "throughput (bit/s)"
-	case response.MetricGoodput:
+	case sweep.MetricGoodput:
 		return "goodput (bit/s)"
-	case response.MetricUtilisation:
+	case sweep.MetricUtilisation:
 		return "bottleneck utilisation"
-	case response.MetricMeanCwnd:
+	case sweep.MetricMeanCwnd:
 		return "mean cwnd (packets)"
-	case response.MetricLossEvents:
+	case sweep.MetricLossEvents:
 		return "loss events"
-	case response.MetricLossRate:
+	case sweep.MetricLossRate:
 		return "loss events per packet sent"
-	case response.MetricDropped:
+	case sweep.MetricDropped:
 		return "dropped (packets)"
-	case response.MetricMeanQueue:
+	case sweep.MetricMeanQueue:
 		return "mean bottleneck queue (packets)"
-	case response.MetricJain:
+	case sweep.MetricJain:
 		return "Jain's index"
-	case response.MetricCompletion:
+	case sweep.MetricCompletion:
 		return "completion time (s)"
 	}
 	return metric

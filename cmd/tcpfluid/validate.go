@@ -8,7 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tcpfluid/tcpfluid/model"
-	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/seeds"
+	"github.com/tcpfluid/tcpfluid/validate"
 )
 
 func validateCommand() *cli.Command {
@@ -29,8 +30,8 @@ func validateCommand() *cli.Command {
 		Description: "Runs one scenario (--scenario or --builtin, --algo to set every flow's algorithm), one " +
 			"response point (--algo reno --loss-model random --p 1e-4 --rtt 100ms: one flow alone on an " +
 			"uncongested path), or seed 003's experiment (--table3) in both engines with the same seed, and " +
-			"compares them metric by metric against stated tolerances (see response.Tol*). A built-in seed " +
-			"scenario adds its headline: the numbers its source reports (response.Headlines: seed000-* goodput, " +
+			"compares them metric by metric against stated tolerances (docs/validate.md). A built-in seed " +
+			"scenario adds its headline: the numbers its source reports (seed000-* goodput, " +
 			"slow-start drops; seed001-mptcp each path's share and the 10 GB download time, with SACK senders " +
 			"as on its Linux testbed; seed002-mesh packets delivered by 120 s and the route-aware lead; " +
 			"seed004-lfn completion times), within 10%; the generic metrics of a flow whose packet sender timed " +
@@ -67,7 +68,7 @@ func validateAction(c *cli.Context) error {
 		if b := c.String("builtin"); c.String("scenario") != "" || (b != "" && b != "seed003-dumbbell") || point || c.String("algo") != "" {
 			return fmt.Errorf("%w: --table3 runs seed003-dumbbell's four algorithms; give no other scenario, --algo or response point", errUsage)
 		}
-		rep, err := response.Seed003Experiment(c.Context, c.Uint64("seed"))
+		rep, err := seeds.Table3Experiment(c.Context, c.Uint64("seed"))
 		if err != nil {
 			return err
 		}
@@ -79,7 +80,7 @@ func validateAction(c *cli.Context) error {
 		if err != nil || rep.OK {
 			return err
 		}
-		return fmt.Errorf("validate --table3: the packet engine misses Table 3: %w", response.ErrOutOfTolerance)
+		return fmt.Errorf("validate --table3: the packet engine misses Table 3: %w", validate.ErrOutOfTolerance)
 	case scenario && point:
 		return fmt.Errorf("%w: give a scenario (--scenario/--builtin) or a response point (--p, --loss-model), not both", errUsage)
 	case scenario:
@@ -87,7 +88,7 @@ func validateAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		v, err := response.Validate(c.Context, sc, c.Uint64("seed"))
+		v, err := validate.Scenario(c.Context, sc, c.Uint64("seed"))
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func validateAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		v, err := response.ValidatePoint(c.Context, spec)
+		v, err := validate.Point(c.Context, spec)
 		if err != nil {
 			return settingsError(err)
 		}
@@ -107,8 +108,8 @@ func validateAction(c *cli.Context) error {
 }
 
 // pointSpec reads a response point from the flags.
-func pointSpec(c *cli.Context) (response.PointSpec, error) {
-	spec := response.PointSpec{
+func pointSpec(c *cli.Context) (validate.PointSpec, error) {
+	spec := validate.PointSpec{
 		Algorithm: c.String("algo"), LossModel: c.String("loss-model"), Seed: c.Uint64("seed"),
 		WarmupLosses: c.Int("warmup-losses"), Losses: c.Int("losses"),
 	}
@@ -136,9 +137,9 @@ func pointSpec(c *cli.Context) (response.PointSpec, error) {
 	return spec, nil
 }
 
-// reportValidation prints the comparison and fails with response.ErrOutOfTolerance (exit
+// reportValidation prints the comparison and fails with validate.ErrOutOfTolerance (exit
 // code 1) when a metric is out of tolerance.
-func reportValidation(c *cli.Context, format string, v *response.Validation) error {
+func reportValidation(c *cli.Context, format string, v *validate.Report) error {
 	var err error
 	if format == formatJSON {
 		err = writeJSON(c.App.Writer, v)
@@ -151,32 +152,16 @@ func reportValidation(c *cli.Context, format string, v *response.Validation) err
 	if failed := v.Failed(); len(failed) > 0 {
 		names := make([]string, len(failed))
 		for i, m := range failed {
-			names[i] = m.Metric + " " + subject(v, m)
+			names[i] = m.Metric + " " + v.Subject(m)
 		}
 		return fmt.Errorf("validate: %d of %d metrics out of tolerance (%s): %w", len(failed), len(v.Metrics),
-			strings.Join(names, ", "), response.ErrOutOfTolerance)
+			strings.Join(names, ", "), validate.ErrOutOfTolerance)
 	}
 	return nil
 }
 
-// subject names what a metric measures: a flow (or a subflow of a multi-path flow), a
-// link, the point's flow or all flows.
-func subject(v *response.Validation, m response.Metric) string {
-	switch {
-	case m.Flow != nil && m.Subflow != nil:
-		return fmt.Sprintf("flow %d/%d", *m.Flow, *m.Subflow)
-	case m.Flow != nil && v.Scenario != "":
-		return fmt.Sprintf("flow %d", *m.Flow)
-	case m.Link != "":
-		return "link " + m.Link
-	case v.Point != nil:
-		return v.Point.Algorithm
-	}
-	return "all flows"
-}
-
 // verdict is a metric's last column: ok or FAIL, "info" for a metric that does not gate.
-func verdict(m response.Metric) string {
+func verdict(m validate.Metric) string {
 	switch {
 	case m.Informational && m.OK:
 		return "info"
@@ -188,7 +173,7 @@ func verdict(m response.Metric) string {
 	return "FAIL"
 }
 
-func writeValidationTable(w io.Writer, v *response.Validation) error {
+func writeValidationTable(w io.Writer, v *validate.Report) error {
 	if p := v.Point; p != nil {
 		fmt.Fprintf(w, "validate response point: %s, %s loss p = %g, RTT %s, MSS %g bytes, seed %d\n", p.Algorithm, p.LossModel, p.P,
 			model.FormatDuration(p.RTTS), p.MSSBytes, v.Seed)
@@ -199,7 +184,7 @@ func writeValidationTable(w io.Writer, v *response.Validation) error {
 	}
 	fmt.Fprintf(w, "fluid form %s: counted as a packet sender counts (recovery hold of one RTT, whole packets in flight)\n", v.Form)
 	for _, headline := range []bool{false, true} {
-		var ms []response.Metric
+		var ms []validate.Metric
 		for _, m := range v.Metrics {
 			if m.Headline == headline {
 				ms = append(ms, m)
@@ -222,7 +207,7 @@ func writeValidationTable(w io.Writer, v *response.Validation) error {
 			if m.Check == "sign" {
 				tol = "both > 0"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", m.Metric, subject(v, m), m.Fluid, m.Packet, e, tol, verdict(m))
+			fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", m.Metric, v.Subject(m), m.Fluid, m.Packet, e, tol, verdict(m))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -241,7 +226,7 @@ func writeValidationTable(w io.Writer, v *response.Validation) error {
 	return err
 }
 
-func writeTable3(w io.Writer, rep *response.Table3Report) error {
+func writeTable3(w io.Writer, rep *seeds.Table3Report) error {
 	fmt.Fprintf(w, "seed 003 (%s): Table 3 beside both engines, seed %d, fluid form %s\n", rep.Scenario, rep.Seed, rep.Form)
 	fmt.Fprintln(w, "dropped: TCP packets dropped at the bottleneck n3-n4; sent: delivered_pkts; throughput: goodput_bps")
 	tw := newTable(w)
@@ -259,9 +244,9 @@ func writeTable3(w io.Writer, rep *response.Table3Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	ranking := "the packet engine ranks throughput as Table 3 does: " + strings.Join(response.Seed003Ranking, " > ")
+	ranking := "the packet engine ranks throughput as Table 3 does: " + strings.Join(seeds.Table3Ranking, " > ")
 	if !rep.RankingOK {
-		ranking = "the packet engine does not rank throughput as Table 3 does (" + strings.Join(response.Seed003Ranking, " > ") + ")"
+		ranking = "the packet engine does not rank throughput as Table 3 does (" + strings.Join(seeds.Table3Ranking, " > ") + ")"
 	}
 	fmt.Fprintln(w, ranking)
 	_, err := fmt.Fprintf(w, "checks (packet engine): sent and throughput within %g%% of Table 3, no drops where the table has none\n", 100*rep.Tolerance)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/validate"
 )
 
 // validateJSON runs validate with --format json and decodes what it printed.
@@ -52,8 +52,8 @@ func TestCLIValidateExitCode1(t *testing.T) {
 	// BIC's periodic cycle settles on different fixed points in the two engines (see the
 	// closing note of the validation): a point that fails.
 	v, err := validateJSON(t, "--algo", "bic", "--loss-model", "periodic", "--p", "1e-4")
-	if !errors.Is(err, response.ErrOutOfTolerance) || errors.Is(err, errUsage) {
-		t.Fatalf("error %v, want response.ErrOutOfTolerance (exit code 1)", err)
+	if !errors.Is(err, validate.ErrOutOfTolerance) || errors.Is(err, errUsage) {
+		t.Fatalf("error %v, want validate.ErrOutOfTolerance (exit code 1)", err)
 	}
 	if v["ok"] != false {
 		t.Errorf("ok = %v, want false", v["ok"])
@@ -62,7 +62,7 @@ func TestCLIValidateExitCode1(t *testing.T) {
 		t.Errorf("error %q does not name the failing metric", err)
 	}
 	out, err := runCLI(t, "validate", "--format", "table", "--algo", "bic", "--loss-model", "periodic", "--p", "1e-4")
-	if !errors.Is(err, response.ErrOutOfTolerance) || !strings.Contains(out, "FAIL") {
+	if !errors.Is(err, validate.ErrOutOfTolerance) || !strings.Contains(out, "FAIL") {
 		t.Errorf("table run: error %v, output %q: want the table with FAIL, then the error", err, out)
 	}
 }
@@ -74,7 +74,7 @@ func TestCLIValidateScenario(t *testing.T) {
 	if v["scenario"] != "seed003-dumbbell" {
 		t.Errorf("scenario %v", v["scenario"])
 	}
-	if (err == nil) != (v["ok"] == true) || (err != nil && !errors.Is(err, response.ErrOutOfTolerance)) {
+	if (err == nil) != (v["ok"] == true) || (err != nil && !errors.Is(err, validate.ErrOutOfTolerance)) {
 		t.Errorf("ok %v with error %v", v["ok"], err)
 	}
 	seen := map[string]bool{}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/validate"
 )
 
 // aimd is the algorithm: its parameters, and both faces from one rule.
@@ -66,7 +67,7 @@ func main() {
 	fmt.Printf("fairness: three AIMD(1, 0.5) flows, Jain %.4f over the second half of 600 s\n", fair.Results[0].Jain)
 
 	for _, p := range []float64{1e-2, 1e-4} {
-		v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: "aimd", LossModel: "periodic", P: p, Seed: 1})
+		v, err := validate.Point(ctx, validate.PointSpec{Algorithm: "aimd", LossModel: "periodic", P: p, Seed: 1})
 		if err != nil {
 			log.Fatal(err)
 		}

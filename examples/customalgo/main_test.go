@@ -8,6 +8,7 @@ import (
 
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/validate"
 )
 
 // wrapped is NewReno as any algorithm outside package model looks to the engines: a type
@@ -52,7 +53,7 @@ func TestOutsideAlgorithmsValidateAsBuiltin(t *testing.T) {
 	register()
 	ctx := context.Background()
 	errOf := func(algo string) float64 {
-		v, err := response.ValidatePoint(ctx, response.PointSpec{Algorithm: algo, LossModel: "periodic", P: 1e-2, Seed: 1})
+		v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, LossModel: "periodic", P: 1e-2, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

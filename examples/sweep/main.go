@@ -9,7 +9,7 @@ import (
 	"log"
 
 	"github.com/tcpfluid/tcpfluid/model"
-	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/sweep"
 )
 
 func main() {
@@ -20,17 +20,17 @@ func main() {
 	if err := base.SetAlgorithm("colo"); err != nil {
 		log.Fatal(err)
 	}
-	alpha, err := response.ParseGrid("colo.alpha_max", "2:32:4") // min:max:count
+	alpha, err := sweep.ParseGrid("colo.alpha_max", "2:32:4") // min:max:count
 	if err != nil {
 		log.Fatal(err)
 	}
-	buffer, err := response.ParseGrid("buffer", "0.25,0.5,1") // in BDP
+	buffer, err := sweep.ParseGrid("buffer", "0.25,0.5,1") // in BDP
 	if err != nil {
 		log.Fatal(err)
 	}
-	table, err := response.Sweep(context.Background(), response.SweepSpec{
+	table, err := sweep.Run(context.Background(), sweep.Spec{
 		Base:    base,
-		Axes:    []response.Axis{{Name: "colo.alpha_max", Values: alpha}, {Name: "buffer", Values: buffer}},
+		Axes:    []sweep.Axis{{Name: "colo.alpha_max", Values: alpha}, {Name: "buffer", Values: buffer}},
 		Metrics: []string{"mean_queue_pkts", "loss_events"},
 		Seed:    1,
 	})

@@ -1,4 +1,4 @@
-package response
+package sweep
 
 import (
 	"bytes"
@@ -72,8 +72,8 @@ func TestSweepParseGridErrors(t *testing.T) {
 		{"bufer", "1", []string{`unknown sweep parameter "bufer"`, "algo.param", "buffer, rtt, p, capacity, flows, duration"}},
 	} {
 		_, err := ParseGrid(c.name, c.grid)
-		if !errors.Is(err, ErrSettings) {
-			t.Errorf("ParseGrid(%s, %q) error %v, want ErrSettings", c.name, c.grid, err)
+		if !errors.Is(err, model.ErrSettings) {
+			t.Errorf("ParseGrid(%s, %q) error %v, want model.ErrSettings", c.name, c.grid, err)
 			continue
 		}
 		for _, w := range c.want {
@@ -86,7 +86,7 @@ func TestSweepParseGridErrors(t *testing.T) {
 		t.Errorf("bad unit: %v, want it to wrap model.ErrUnit", err)
 	}
 	for _, s := range []string{"rtt", "=1", ""} {
-		if _, err := ParseAxis(s); !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), "want name=grid") {
+		if _, err := ParseAxis(s); !errors.Is(err, model.ErrSettings) || !strings.Contains(err.Error(), "want name=grid") {
 			t.Errorf("ParseAxis(%q) error %v, want a name=grid error", s, err)
 		}
 	}
@@ -101,8 +101,8 @@ func FuzzSweepParseGrid(f *testing.F) {
 		name := names[int(which)%len(names)]
 		values, err := ParseGrid(name, grid)
 		if err != nil {
-			if !errors.Is(err, ErrSettings) {
-				t.Fatalf("ParseGrid(%s, %q) error %v does not wrap ErrSettings", name, grid, err)
+			if !errors.Is(err, model.ErrSettings) {
+				t.Fatalf("ParseGrid(%s, %q) error %v does not wrap model.ErrSettings", name, grid, err)
 			}
 			return
 		}
@@ -128,8 +128,8 @@ func FuzzSweepParseGrid(f *testing.F) {
 
 // smallSpec is a sweep of a few seconds of seed 000's dumbbell: 2 buffers × 3 loss rates,
 // random loss making the seeds matter.
-func smallSpec() SweepSpec {
-	return SweepSpec{
+func smallSpec() Spec {
+	return Spec{
 		Axes: []Axis{
 			{Name: "buffer", Values: []float64{0.5, 1}},
 			{Name: "p", Values: []float64{0, 1e-4, 3e-4}},
@@ -141,7 +141,7 @@ func smallSpec() SweepSpec {
 	}
 }
 
-func sweepJSONBytes(t *testing.T, tab *SweepTable) []byte {
+func sweepJSONBytes(t *testing.T, tab *Table) []byte {
 	t.Helper()
 	b, err := json.Marshal(tab)
 	if err != nil {
@@ -152,19 +152,19 @@ func sweepJSONBytes(t *testing.T, tab *SweepTable) []byte {
 
 func TestSweepShardsMergeToWhole(t *testing.T) {
 	ctx := context.Background()
-	whole, err := Sweep(ctx, smallSpec())
+	whole, err := Run(ctx, smallSpec())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(whole.Rows) != 6 {
 		t.Fatalf("%d rows, want 6", len(whole.Rows))
 	}
-	var parts []*SweepTable
-	var csvParts []*SweepTable
+	var parts []*Table
+	var csvParts []*Table
 	for k := range 3 {
 		spec := smallSpec()
 		spec.Shard, spec.Shards, spec.Workers = k, 3, 2
-		part, err := Sweep(ctx, spec)
+		part, err := Run(ctx, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestSweepShardsMergeToWhole(t *testing.T) {
 			}
 		}
 		// Through JSON and CSV, as the CLI's shard files go.
-		var fromJSON SweepTable
+		var fromJSON Table
 		if err := json.Unmarshal(sweepJSONBytes(t, part), &fromJSON); err != nil {
 			t.Fatal(err)
 		}
@@ -183,21 +183,21 @@ func TestSweepShardsMergeToWhole(t *testing.T) {
 		if err := part.WriteCSV(&buf); err != nil {
 			t.Fatal(err)
 		}
-		fromCSV, err := ReadSweep(&buf)
+		fromCSV, err := Read(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
 		csvParts = append(csvParts, fromCSV)
 	}
 	// Given out of order and with shard 1 twice: identical rows are kept once.
-	merged, err := MergeSweeps(parts[2], parts[0], parts[1], parts[1])
+	merged, err := Merge(parts[2], parts[0], parts[1], parts[1])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := sweepJSONBytes(t, merged), sweepJSONBytes(t, whole); !bytes.Equal(got, want) {
 		t.Errorf("merged JSON differs from the whole sweep's:\n%s\n%s", got, want)
 	}
-	mergedCSV, err := MergeSweeps(csvParts...)
+	mergedCSV, err := Merge(csvParts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestSweepShardsMergeToWhole(t *testing.T) {
 
 func TestSweepSeedsFollowThePoint(t *testing.T) {
 	ctx := context.Background()
-	whole, err := Sweep(ctx, smallSpec())
+	whole, err := Run(ctx, smallSpec())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,17 +235,17 @@ func TestSweepSeedsFollowThePoint(t *testing.T) {
 	// same seed makes the same random losses.
 	one := smallSpec()
 	one.Axes = []Axis{{Name: "buffer", Values: []float64{1}}, {Name: "p", Values: []float64{3e-4}}, {Name: "duration", Values: []float64{4}}}
-	alone, err := Sweep(ctx, one)
+	alone, err := Run(ctx, one)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameRow(SweepRow{Params: alone.Rows[0].Params, Metrics: alone.Rows[0].Metrics}, SweepRow{Params: whole.Rows[5].Params, Metrics: whole.Rows[5].Metrics}) {
+	if !sameRow(Row{Params: alone.Rows[0].Params, Metrics: alone.Rows[0].Metrics}, Row{Params: whole.Rows[5].Params, Metrics: whole.Rows[5].Metrics}) {
 		t.Errorf("point buffer=1 p=3e-4 alone %v, in the grid %v: want equal", alone.Rows[0], whole.Rows[5])
 	}
 	// The seed is used: another sweep seed draws other random losses.
 	other := smallSpec()
 	other.Seed = 8
-	reseeded, err := Sweep(ctx, other)
+	reseeded, err := Run(ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,8 +257,8 @@ func TestSweepSeedsFollowThePoint(t *testing.T) {
 		t.Errorf("seeds 7 and 8 gave throughputs %v and %v without random loss", *whole.Rows[0].Metrics[0], *reseeded.Rows[0].Metrics[0])
 	}
 	axes := []Axis{{Name: "a.b"}, {Name: "rtt"}}
-	s1 := sweepPointSeed(1, axes, []float64{1, 0.1})
-	if s1 != sweepPointSeed(1, axes, []float64{1, 0.1}) || s1 == sweepPointSeed(1, axes, []float64{1, 0.2}) || s1 == sweepPointSeed(2, axes, []float64{1, 0.1}) {
+	s1 := pointSeed(1, axes, []float64{1, 0.1})
+	if s1 != pointSeed(1, axes, []float64{1, 0.1}) || s1 == pointSeed(1, axes, []float64{1, 0.2}) || s1 == pointSeed(2, axes, []float64{1, 0.1}) {
 		t.Errorf("point seeds do not follow the seed and the point")
 	}
 }
@@ -280,7 +280,7 @@ func TestSweepScenarioParameters(t *testing.T) {
 		{Name: "duration", Values: []float64{20}},
 		{Name: "colo.gamma", Values: []float64{2}},
 	}
-	p, err := SweepSpec{Base: base, Axes: axes}.plan()
+	p, err := Spec{Base: base, Axes: axes}.plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestSweepScenarioParameters(t *testing.T) {
 	}
 	// Periodic loss on the bottleneck stays periodic; p = 0 removes it.
 	base.Links[1].Loss, base.Links[1].LossP = model.LossPeriodic, 1e-3
-	p, err = SweepSpec{Base: base, Axes: []Axis{{Name: "p", Values: []float64{1e-4, 0}}}}.plan()
+	p, err = Spec{Base: base, Axes: []Axis{{Name: "p", Values: []float64{1e-4, 0}}}}.plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestSweepScenarioParameters(t *testing.T) {
 	}
 	// A shorter duration cuts seed 003's stops at 10 s to the end.
 	b3, _ := model.Builtin("seed003-dumbbell")
-	p, err = SweepSpec{Base: b3, Axes: []Axis{{Name: "duration", Values: []float64{6}}}}.plan()
+	p, err = Spec{Base: b3, Axes: []Axis{{Name: "duration", Values: []float64{6}}}}.plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,25 +352,25 @@ func TestSweepScenarioParameters(t *testing.T) {
 func TestSweepSpecErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		spec SweepSpec
+		spec Spec
 		want []string
 	}{
-		{"unknown metric", SweepSpec{Metrics: []string{"thruput"}}, []string{`unknown sweep metric "thruput"`, "throughput_bps, goodput_bps"}},
-		{"metric twice", SweepSpec{Metrics: []string{"jain", "jain"}}, []string{`"jain" appears twice`}},
-		{"unknown param", SweepSpec{Axes: []Axis{{Name: "bandwidth", Values: []float64{1}}}}, []string{`unknown sweep parameter "bandwidth"`}},
-		{"axis twice", SweepSpec{Axes: []Axis{{Name: "rtt", Values: []float64{1}}, {Name: "rtt", Values: []float64{2}}}}, []string{"rtt given twice"}},
-		{"no values", SweepSpec{Axes: []Axis{{Name: "rtt"}}}, []string{"rtt: 0 values"}},
-		{"out of range", SweepSpec{Axes: []Axis{{Name: "p", Values: []float64{2}}}}, []string{"p = 2", "0 <= p < 1"}},
-		{"algorithm not in scenario", SweepSpec{Axes: []Axis{{Name: "colo.gamma", Values: []float64{1}}}}, []string{"no flow of scenario seed000-dumbbell runs colo", "[reno]", "--algo colo"}},
-		{"bottleneck", SweepSpec{Bottleneck: "l9"}, []string{`bottleneck "l9"`, "access-in"}},
-		{"shard", SweepSpec{Shard: 3, Shards: 3}, []string{"shard 3/3"}},
-		{"workers", SweepSpec{Workers: -1}, []string{"workers -1"}},
-		{"too many points", SweepSpec{Axes: []Axis{{Name: "rtt", Values: span(1000)}, {Name: "duration", Values: span(1001)}}}, []string{"more than 1000000 points"}},
-		{"bad point", SweepSpec{Axes: []Axis{{Name: "duration", Values: []float64{1}}}, Base: lateStart()}, []string{"sweep point duration=1", "flows[0].start"}},
+		{"unknown metric", Spec{Metrics: []string{"thruput"}}, []string{`unknown sweep metric "thruput"`, "throughput_bps, goodput_bps"}},
+		{"metric twice", Spec{Metrics: []string{"jain", "jain"}}, []string{`"jain" appears twice`}},
+		{"unknown param", Spec{Axes: []Axis{{Name: "bandwidth", Values: []float64{1}}}}, []string{`unknown sweep parameter "bandwidth"`}},
+		{"axis twice", Spec{Axes: []Axis{{Name: "rtt", Values: []float64{1}}, {Name: "rtt", Values: []float64{2}}}}, []string{"rtt given twice"}},
+		{"no values", Spec{Axes: []Axis{{Name: "rtt"}}}, []string{"rtt: 0 values"}},
+		{"out of range", Spec{Axes: []Axis{{Name: "p", Values: []float64{2}}}}, []string{"p = 2", "0 <= p < 1"}},
+		{"algorithm not in scenario", Spec{Axes: []Axis{{Name: "colo.gamma", Values: []float64{1}}}}, []string{"no flow of scenario seed000-dumbbell runs colo", "[reno]", "--algo colo"}},
+		{"bottleneck", Spec{Bottleneck: "l9"}, []string{`bottleneck "l9"`, "access-in"}},
+		{"shard", Spec{Shard: 3, Shards: 3}, []string{"shard 3/3"}},
+		{"workers", Spec{Workers: -1}, []string{"workers -1"}},
+		{"too many points", Spec{Axes: []Axis{{Name: "rtt", Values: span(1000)}, {Name: "duration", Values: span(1001)}}}, []string{"more than 1000000 points"}},
+		{"bad point", Spec{Axes: []Axis{{Name: "duration", Values: []float64{1}}}, Base: lateStart()}, []string{"sweep point duration=1", "flows[0].start"}},
 	} {
-		_, err := Sweep(context.Background(), c.spec)
-		if !errors.Is(err, ErrSettings) {
-			t.Errorf("%s: error %v, want ErrSettings", c.name, err)
+		_, err := Run(context.Background(), c.spec)
+		if !errors.Is(err, model.ErrSettings) {
+			t.Errorf("%s: error %v, want model.ErrSettings", c.name, err)
 			continue
 		}
 		for _, w := range c.want {
@@ -379,8 +379,8 @@ func TestSweepSpecErrors(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := ParseShard("3/3"); !errors.Is(err, ErrSettings) {
-		t.Errorf("ParseShard(3/3) error %v, want ErrSettings", err)
+	if _, _, err := ParseShard("3/3"); !errors.Is(err, model.ErrSettings) {
+		t.Errorf("ParseShard(3/3) error %v, want model.ErrSettings", err)
 	}
 	if k, n, err := ParseShard("2/5"); k != 2 || n != 5 || err != nil {
 		t.Errorf("ParseShard(2/5) = %d, %d, %v", k, n, err)
@@ -433,8 +433,8 @@ func TestSweepMetrics(t *testing.T) {
 			t.Errorf("%s = %v, %v; want %v, %v", c.metric, got, ok, c.want, c.ok)
 		}
 	}
-	if len(metricFuncs) != len(SweepMetrics) {
-		t.Errorf("%d metric functions for %d metrics", len(metricFuncs), len(SweepMetrics))
+	if len(metricFuncs) != len(AllMetrics) {
+		t.Errorf("%d metric functions for %d metrics", len(metricFuncs), len(AllMetrics))
 	}
 	res.Flows[0].CompletionTimeS = nil
 	if _, ok := metricFuncs[MetricCompletion](sc, res, 1); ok {
@@ -443,27 +443,27 @@ func TestSweepMetrics(t *testing.T) {
 }
 
 func TestSweepMergeErrors(t *testing.T) {
-	row := func(point int, v float64) SweepRow {
-		return SweepRow{Point: point, Params: []float64{float64(point)}, Metrics: []*float64{&v}}
+	row := func(point int, v float64) Row {
+		return Row{Point: point, Params: []float64{float64(point)}, Metrics: []*float64{&v}}
 	}
-	table := func(fp string, k, n int, rows ...SweepRow) *SweepTable {
-		return &SweepTable{Fingerprint: fp, Axes: []Axis{{Name: "rtt", Values: []float64{0, 1, 2}}}, Metrics: []string{"jain"}, Shard: k, Shards: n, Rows: rows}
+	table := func(fp string, k, n int, rows ...Row) *Table {
+		return &Table{Fingerprint: fp, Axes: []Axis{{Name: "rtt", Values: []float64{0, 1, 2}}}, Metrics: []string{"jain"}, Shard: k, Shards: n, Rows: rows}
 	}
 	for _, c := range []struct {
 		name  string
-		parts []*SweepTable
+		parts []*Table
 		want  string
 	}{
 		{"none", nil, "no sweep outputs"},
-		{"missing shard", []*SweepTable{table("a", 0, 2, row(0, 1), row(2, 1))}, "1 of 3 points missing, the first [1]"},
-		{"conflict", []*SweepTable{table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1)), table("a", 0, 1, row(1, 0.5))}, "point 1 appears twice with different values"},
-		{"other sweep", []*SweepTable{table("a", 0, 2, row(0, 1), row(2, 1)), table("b", 1, 2, row(1, 1))}, "part 2 comes from another sweep"},
-		{"wrong shard", []*SweepTable{table("a", 0, 2, row(1, 1))}, "holds point 1, which belongs to shard 1/2"},
-		{"metrics", []*SweepTable{table("a", 0, 1, row(0, 1)), {Axes: []Axis{{Name: "rtt"}}, Metrics: []string{"utilisation"}}}, "part 2 has axes [rtt] and metrics [utilisation]"},
-		{"outside", []*SweepTable{table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1), row(3, 1))}, "point 3 is outside the grid of 3 points"},
-		{"values", []*SweepTable{table("a", 0, 1, row(0, 1), row(1, 1), SweepRow{Point: 2, Params: []float64{5}, Metrics: []*float64{nil}})}, "point 2 has rtt=5, the grid has rtt=2"},
+		{"missing shard", []*Table{table("a", 0, 2, row(0, 1), row(2, 1))}, "1 of 3 points missing, the first [1]"},
+		{"conflict", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1)), table("a", 0, 1, row(1, 0.5))}, "point 1 appears twice with different values"},
+		{"other sweep", []*Table{table("a", 0, 2, row(0, 1), row(2, 1)), table("b", 1, 2, row(1, 1))}, "part 2 comes from another sweep"},
+		{"wrong shard", []*Table{table("a", 0, 2, row(1, 1))}, "holds point 1, which belongs to shard 1/2"},
+		{"metrics", []*Table{table("a", 0, 1, row(0, 1)), {Axes: []Axis{{Name: "rtt"}}, Metrics: []string{"utilisation"}}}, "part 2 has axes [rtt] and metrics [utilisation]"},
+		{"outside", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1), row(3, 1))}, "point 3 is outside the grid of 3 points"},
+		{"values", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), Row{Point: 2, Params: []float64{5}, Metrics: []*float64{nil}})}, "point 2 has rtt=5, the grid has rtt=2"},
 	} {
-		_, err := MergeSweeps(c.parts...)
+		_, err := Merge(c.parts...)
 		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want ErrMerge mentioning %q", c.name, err, c.want)
 		}
@@ -478,7 +478,7 @@ func TestSweepMergeErrors(t *testing.T) {
 		{"json field", `{"axes":[],"metrics":[],"rows":[],"extra":1}`, "unknown field"},
 		{"json shard", `{"axes":[],"metrics":[],"shard":"2/2","rows":[]}`, "shard \"2/2\""},
 	} {
-		_, err := ReadSweep(strings.NewReader(c.in))
+		_, err := Read(strings.NewReader(c.in))
 		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want ErrMerge mentioning %q", c.name, err, c.want)
 		}
@@ -504,23 +504,23 @@ func ExampleParseGrid() {
 
 // ExampleSweep runs a buffer sweep of seed 000's dumbbell in two shards, as two machines
 // would, and merges them.
-func ExampleSweep() {
-	spec := SweepSpec{
+func ExampleRun() {
+	spec := Spec{
 		Axes:    []Axis{{Name: "buffer", Values: []float64{0.25, 0.5, 1}}},
 		Metrics: []string{MetricThroughput, MetricMeanQueue},
 		Shards:  2,
 	}
-	var parts []*SweepTable
+	var parts []*Table
 	for k := range 2 {
 		spec.Shard = k
-		part, err := Sweep(context.Background(), spec)
+		part, err := Run(context.Background(), spec)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
 		parts = append(parts, part)
 	}
-	whole, err := MergeSweeps(parts...)
+	whole, err := Merge(parts...)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -534,7 +534,7 @@ func BenchmarkSweepSmall(b *testing.B) {
 	spec := smallSpec()
 	spec.Workers = 0
 	for b.Loop() {
-		if _, err := Sweep(context.Background(), spec); err != nil {
+		if _, err := Run(context.Background(), spec); err != nil {
 			b.Fatal(err)
 		}
 	}
