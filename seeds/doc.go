@@ -10,7 +10,8 @@ type Seed struct {
 	ID     string // "000" … "004"
 	Title  string
 	Source string
-	// Scenarios are the built-in scenarios of its experiments (model.Builtin); each has a
+	// Scenarios are the built-in scenarios of its experiments (model.Builtin, written in
+	// model/seedNNN.go); each has a
 	// headline (validate.HeadlineOf) or, for seed 003, Table3Experiment.
 	Scenarios []string
 	// Notebook is the Jupyter notebook, relative to the repository root.

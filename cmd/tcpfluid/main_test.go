@@ -239,3 +239,28 @@ flows: [{name: f, algorithm: lia, path: p, window_scaling: true, initial_cwnd: 1
 		t.Fatal(err)
 	}
 }
+
+// Parameters are set together and checked once: a valid COLO pair runs every time,
+// whatever order the flags and maps give it in, in run and in sweep (a grid point is
+// checked as a whole); a contradictory pair is a usage error naming both fields.
+func TestCLIParamsCheckedTogether(t *testing.T) {
+	for range 20 {
+		if _, err := runCLI(t, "run", "--builtin", "seed000-dumbbell", "--algo", "colo", "--duration", "2s",
+			"--param", "colo.alpha_min=10", "--param", "colo.alpha_max=20", "--format", "json"); err != nil {
+			t.Fatalf("valid pair: %v", err)
+		}
+	}
+	if _, err := runCLI(t, "sweep", "--algo", "colo", "--param", "colo.alpha_max=20", "--param", "colo.alpha_min=9,12",
+		"--param", "duration=2", "--format", "csv"); err != nil {
+		t.Errorf("sweep of valid pairs: %v", err)
+	}
+	for _, args := range [][]string{
+		{"run", "--builtin", "seed000-dumbbell", "--algo", "colo", "--param", "colo.alpha_min=20", "--param", "colo.alpha_max=10"},
+		{"sweep", "--algo", "colo", "--param", "colo.alpha_max=10", "--param", "colo.alpha_min=9,12", "--format", "csv"},
+	} {
+		_, err := runCLI(t, args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "alpha_min = ") || !strings.Contains(err.Error(), "alpha_max = 10") {
+			t.Errorf("%v: error %v, want a usage error naming alpha_min and alpha_max", args, err)
+		}
+	}
+}

@@ -1,9 +1,28 @@
 package model
 
-func init() {
-	builtins["seed000-colo-random-loss"] = seed000RandomLoss
-	builtins["seed000-slow-start"] = seed000SlowStart
-	builtins["seed002-mesh"] = seed002Mesh
+// Seed 000: COLO TCP (Lee & Chung 2014) — the dumbbell, random loss, slow start.
+
+// seed000Dumbbell is the COLO TCP paper's topology (seed 000): sender → R1 → R2 → receiver.
+// The paper's "전송 지연" (link delay) of ns-2 links is one way, so the path's round trip is
+// 2 × (10 + 100 + 10) ms = 240 ms.
+func seed000Dumbbell() *Scenario {
+	return &Scenario{
+		Name: "seed000-dumbbell",
+		Description: "Seed 000's (COLO TCP) dumbbell: sender → R1 200 Mb/s 10 ms, R1 → R2 100 Mb/s " +
+			"100 ms, R2 → receiver 200 Mb/s 10 ms; the paper's ns-2 link delays are one way, so the " +
+			"round trip is 240 ms. Buffers 1 BDP of each link (the bottleneck: 2055 packets of 1460 " +
+			"bytes; the paper gives no buffer or MSS). One long-lived reno flow with window scaling, 100 s.",
+		DurationS: 100,
+		Links: []Link{
+			{Name: "access-in", CapacityBps: 200e6, DelayS: 0.010, BufferBDP: 1},
+			{Name: "bottleneck", CapacityBps: 100e6, DelayS: 0.100, BufferBDP: 1},
+			{Name: "access-out", CapacityBps: 200e6, DelayS: 0.010, BufferBDP: 1},
+		},
+		Paths: []Path{{Name: "p0", Links: []string{"access-in", "bottleneck", "access-out"}}},
+		Flows: []Flow{{
+			Name: "f0", Algorithm: "reno", Path: "p0", MSSBytes: DefaultMSSBytes, WindowScaling: true,
+		}},
+	}
 }
 
 // dumbbellCopy adds one copy of seed 000's dumbbell (access 200 Mb/s 10 ms, bottleneck
@@ -58,46 +77,6 @@ func seed000SlowStart() *Scenario {
 	}
 	for _, a := range []string{"colo", "reno"} {
 		dumbbellCopy(s, a, 1, 0, 3.5*bdpBytes)
-	}
-	return s
-}
-
-// seed002Mesh is seed 002's wireless-mesh experiment as three independent copies of one
-// path, so that Reno, NewReno and the route-change-aware proposal see the same events.
-func seed002Mesh() *Scenario {
-	s := &Scenario{
-		Name: "seed002-mesh",
-		Description: "Seed 002's mesh experiment: a 15 Mb/s, 10 ms path of 512-byte packets for 120 s; " +
-			"the nodes start to move at 40 s (here: the delay grows to 15 ms at 40 s and 20 ms at 55 s, " +
-			"with route breaks of 0.5 s at 50 s and 60 s), the client is disconnected from 70 s to " +
-			"90 s and reconnects over a 10 ms route. Three copies of the path carry Reno, NewReno and " +
-			"the proposal (NewReno with route_aware: it keeps its state through the outage and " +
-			"resumes at min(window before, ssthresh)). Buffers are ns-2's default 50 packets; the " +
-			"paper's IEEE 802.11 MAC is not modelled.",
-		DurationS: 120,
-	}
-	for _, v := range []struct {
-		name, algo string
-		aware      bool
-	}{{"reno", "reno", false}, {"newreno", "newreno", false}, {"route-aware", "newreno", true}} {
-		link := v.name + "-mesh"
-		s.Links = append(s.Links, Link{Name: link, CapacityBps: 15e6, DelayS: 0.010, BufferPkts: 50})
-		s.Paths = append(s.Paths, Path{Name: v.name, Links: []string{link}})
-		s.Flows = append(s.Flows, Flow{Name: v.name, Algorithm: v.algo, Path: v.name, MSSBytes: 512,
-			WindowScaling: true, RouteAware: v.aware})
-		for _, e := range []TimedEvent{
-			{AtS: 40, Kind: EventDelayChange, DelayS: 0.015},
-			{AtS: 50, Kind: EventLinkDown},
-			{AtS: 50.5, Kind: EventLinkUp},
-			{AtS: 55, Kind: EventDelayChange, DelayS: 0.020},
-			{AtS: 60, Kind: EventLinkDown},
-			{AtS: 60.5, Kind: EventLinkUp},
-			{AtS: 70, Kind: EventLinkDown},
-			{AtS: 90, Kind: EventLinkUp, DelayS: 0.010},
-		} {
-			e.Link = link
-			s.Events = append(s.Events, e)
-		}
 	}
 	return s
 }

@@ -1,8 +1,6 @@
 package model
 
-func init() {
-	builtins["seed001-mptcp"] = seed001MPTCP
-}
+// Seed 001: MPTCP LIA and VLIA (Kim, Han & Lee 2020).
 
 // seed001MPTCP is seed 001's testbed (Kim, Han & Lee, JITAE 2020): an MPTCP connection over
 // a high-BDP path and a low-BDP path, and a single-path TCP flow sharing the low-BDP one.
