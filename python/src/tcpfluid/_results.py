@@ -232,7 +232,8 @@ class FairnessResult(Result):
     """``fairness()``: ``results`` (one row per algorithm), ``shares`` and ``jain_series``.
 
     results: algorithm, flows, jain, measure_s ([from, to] in s), utilisation,
-    loss_events, rtt_unfairness_exponent (rtt mode), algorithm_share (friendliness mode).
+    loss_events; rtt_unfairness_exponent and rtt_unfairness_r2 (rtt mode), algorithm_share
+    (friendliness mode).
     shares: algorithm (the run's), flow, flow_algorithm, rtt_s, throughput_bps, fraction.
     jain_series: algorithm, t_s, jain.
     """
