@@ -1,0 +1,380 @@
+"""Result objects: the CLI's JSON, and DataFrames of it built on first access."""
+
+from __future__ import annotations
+
+import html
+import shlex
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+if TYPE_CHECKING:  # pandas is imported when a table is first built, not with the package
+    import pandas as pd
+
+
+def _tables() -> Any:
+    try:
+        from . import _frames
+    except ImportError as err:
+        raise ImportError(
+            f"tcpfluid's tables need pandas ({err}): apt-get install python3-pandas, "
+            "or pip install pandas"
+        ) from err
+    return _frames
+
+
+def frame(*args: Any, **kwargs: Any) -> "pd.DataFrame":
+    return _tables().frame(*args, **kwargs)
+
+
+def children(*args: Any, **kwargs: Any) -> "pd.DataFrame":
+    return _tables().children(*args, **kwargs)
+
+
+def read_trace_csv(text: str) -> "pd.DataFrame":
+    return _tables().read_trace_csv(text)
+
+
+__all__ = [
+    "Result",
+    "ResponseResult",
+    "RunResult",
+    "SweepResult",
+    "ConvergeResult",
+    "FairnessResult",
+    "ValidateResult",
+    "AlgosResult",
+]
+
+
+class Result:
+    """What every function returns.
+
+    - ``json``: the CLI's JSON output, parsed (``null`` is ``None``);
+    - the tables, as DataFrame attributes named in ``tables``; ``df`` is the first;
+    - ``meta``: the JSON's top-level scalar fields (settings such as ``seed``, ``form``);
+    - ``argv``: the command line that ran; ``returncode``: its exit code.
+
+    ``print(result)`` prints every table; in Jupyter a result displays as its tables.
+    """
+
+    tables: Tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        data: Dict[str, Any],
+        argv: Optional[List[str]] = None,
+        returncode: int = 0,
+        stderr: str = "",
+    ) -> None:
+        self.json = data
+        self.argv = list(argv or [])
+        self.returncode = returncode
+        self.stderr = stderr
+
+    @property
+    def df(self) -> "pd.DataFrame":
+        """The main table."""
+        return getattr(self, self.tables[0])
+
+    @property
+    def meta(self) -> Dict[str, Any]:
+        """The top-level fields of the JSON that are not lists or objects."""
+        return {k: v for k, v in self.json.items() if not isinstance(v, (list, dict))}
+
+    def _frames(self) -> List[Tuple[str, "pd.DataFrame"]]:
+        out = []
+        for name in self.tables:
+            value = getattr(self, name)
+            if value is not None:
+                out.append((name, value))
+        return out
+
+    def _title(self) -> str:
+        cmd = " ".join(shlex.quote(a) for a in self.argv[1:])
+        return f"{type(self).__name__}: tcpfluid {cmd}" if cmd else type(self).__name__
+
+    def __str__(self) -> str:
+        parts = [self._title()]
+        for name, df in self._frames():
+            parts.append(f"{name}:\n{df.to_string() if len(df) <= 60 else df}")
+        return "\n\n".join(parts)
+
+    def __repr__(self) -> str:
+        shapes = ", ".join(f"{name}={df.shape[0]}x{df.shape[1]}" for name, df in self._frames())
+        return f"<{self._title()} ({shapes})>"
+
+    def _repr_html_(self) -> str:
+        parts = [f"<p><b>{html.escape(self._title())}</b></p>"]
+        for name, df in self._frames():
+            parts.append(f"<p><code>.{html.escape(name)}</code></p>{df._repr_html_()}")
+        return "\n".join(parts)
+
+
+class ResponseResult(Result):
+    """``response()``: ``points`` (a row per algorithm and loss rate) and ``fits``.
+
+    fits has a row per algorithm.
+    points: algorithm, p, mean_cwnd_pkts, ci95_pkts, throughput_bps, loss_events, simulated_s.
+    fits: algorithm, c, d, r2, fit_p_max, fit_points, reference_c, reference_d,
+    reference_e, reference_source, reference_c_at_rtt, friendliness_* (NaN for Reno),
+    rtt_exponent_e, rtt_exponent_r2, rtt_exponent_p, rtt_exponent_rtts_s.
+    """
+
+    tables = ("points", "fits")
+
+    @cached_property
+    def points(self) -> "pd.DataFrame":
+        return children(
+            self.json.get("results"),
+            "points",
+            {"algorithm": "algorithm"},
+            columns=["p", "mean_cwnd_pkts"],
+        )
+
+    @cached_property
+    def fits(self) -> "pd.DataFrame":
+        return frame(self.json.get("results"), columns=["algorithm", "c", "d", "r2"])
+
+
+class RunResult(Result):
+    """``run()``: ``flows`` (one row per flow, or MPTCP subflow), ``links``, and ``trace``.
+
+    flows: flow, subflow, name, algorithm, path, mean_throughput_bps, mean_cwnd_pkts,
+    loss_events, timeouts, sent_pkts, delivered_pkts, dropped_pkts, goodput_bps,
+    completion_time_s (NaN for long-lived flows), active_s.
+    links: link, mean_queue_pkts, utilisation, dropped_pkts.
+    trace: the time series when run with ``trace=``, else None: t_s, flow, subflow, link,
+    cwnd_pkts, ssthresh_pkts, rate_bps, rtt_s, queue_pkts, delivered_pkts; rows with
+    flow = -1 are links (queue_pkts is the link's queue).
+    """
+
+    tables = ("flows", "links", "trace")
+
+    def __init__(
+        self,
+        data: Dict[str, Any],
+        argv: Optional[List[str]] = None,
+        returncode: int = 0,
+        stderr: str = "",
+        trace_csv: Optional[str] = None,
+    ) -> None:
+        super().__init__(data, argv, returncode, stderr)
+        self.trace_csv = trace_csv
+
+    @cached_property
+    def flows(self) -> "pd.DataFrame":
+        return frame(self.json.get("flows"), columns=["flow", "subflow", "name", "algorithm"])
+
+    @cached_property
+    def links(self) -> "pd.DataFrame":
+        return frame(self.json.get("links"), columns=["link"])
+
+    @cached_property
+    def trace(self) -> Optional["pd.DataFrame"]:
+        return None if self.trace_csv is None else read_trace_csv(self.trace_csv)
+
+
+class SweepResult(Result):
+    """``sweep()``: ``table``, one row per point: point, the swept parameters, the metrics.
+
+    Also ``axes`` ({name: values}), ``metrics`` (the metric columns) and ``spec``
+    (scenario, engine, seed, fingerprint). Metrics without a value (completion_time_s of
+    a run where no flow finished) are NaN.
+    """
+
+    tables = ("table",)
+
+    @property
+    def axes(self) -> Dict[str, List[float]]:
+        return {a.get("name"): a.get("values") for a in self.json.get("axes") or []}
+
+    @property
+    def metrics(self) -> List[str]:
+        return list(self.json.get("metrics") or [])
+
+    @property
+    def spec(self) -> Dict[str, Any]:
+        return dict(self.json.get("spec") or {})
+
+    @cached_property
+    def table(self) -> "pd.DataFrame":
+        return frame(self.json.get("rows"), columns=["point", *self.axes, *self.metrics])
+
+
+class ConvergeResult(Result):
+    """``converge()``: ``table``, one row per algorithm, link rate and packet size.
+
+    Columns: algorithm, bandwidth_bps, rtt_s, mss_bytes, bdp_pkts, fill_time_s,
+    recovery_time_s, fill_closed_form_s, recovery_closed_form_s, fill_rel_diff,
+    recovery_rel_diff (NaN where no closed form exists), closed_form_note,
+    fill_slow_start_s with ``slow_start=True``.
+    """
+
+    tables = ("table",)
+
+    @cached_property
+    def table(self) -> "pd.DataFrame":
+        return frame(
+            self.json.get("results"),
+            columns=[
+                "algorithm",
+                "bandwidth_bps",
+                "rtt_s",
+                "mss_bytes",
+                "bdp_pkts",
+                "fill_time_s",
+                "recovery_time_s",
+            ],
+        )
+
+
+class FairnessResult(Result):
+    """``fairness()``: ``results`` (one row per algorithm), ``shares`` and ``jain_series``.
+
+    results: algorithm, flows, jain, measure_s ([from, to] in s), utilisation,
+    loss_events; rtt_unfairness_exponent and rtt_unfairness_r2 (rtt mode), algorithm_share
+    (friendliness mode).
+    shares: algorithm (the run's), flow, flow_algorithm, rtt_s, throughput_bps, fraction.
+    jain_series: algorithm, t_s, jain.
+    """
+
+    tables = ("results", "shares", "jain_series")
+
+    @cached_property
+    def results(self) -> "pd.DataFrame":
+        return frame(self.json.get("results"), columns=["algorithm", "flows", "jain"])
+
+    @cached_property
+    def shares(self) -> "pd.DataFrame":
+        return children(
+            self.json.get("results"),
+            "shares",
+            {"algorithm": "algorithm"},
+            rename={"algorithm": "flow_algorithm"},
+            columns=["flow", "flow_algorithm"],
+        )
+
+    @cached_property
+    def jain_series(self) -> "pd.DataFrame":
+        return children(
+            self.json.get("results"),
+            "jain_series",
+            {"algorithm": "algorithm"},
+            columns=["t_s", "jain"],
+        )
+
+
+_METRIC_COLUMNS = [
+    "metric",
+    "flow",
+    "subflow",
+    "link",
+    "fluid",
+    "packet",
+    "rel_err",
+    "ci95",
+    "tolerance",
+    "ok",
+]
+
+
+class ValidateResult(Result):
+    """``validate()``: ``metrics`` (one row per compared metric) and ``passed``.
+
+    metrics: metric, flow, subflow, link (NaN where the metric is not a flow's or a
+    link's), fluid, packet, rel_err, ci95 (paired 95% CI of rel_err under random loss),
+    tolerance, ok, informational (does not gate), headline (the source's number), and
+    check where the JSON has it.
+    ``table3`` (``table3=True``): algorithm, source (table3, fluid, packet),
+    dropped_pkts, delivered_pkts, goodput_bps, ok.
+    ``passed``: every gating metric within tolerance (exit code 0).
+    ``failed``: the gating metrics out of tolerance. ``point`` / ``scenario``: what ran.
+    ``notes``: the CLI's notes.
+    """
+
+    tables = ("metrics", "table3")
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.json.get("ok", self.returncode == 0)) and self.returncode == 0
+
+    @property
+    def point(self) -> Optional[Dict[str, Any]]:
+        return self.json.get("point")
+
+    @property
+    def scenario(self) -> Optional[str]:
+        return self.json.get("scenario")
+
+    @property
+    def notes(self) -> List[str]:
+        return list(self.json.get("notes") or [])
+
+    @cached_property
+    def metrics(self) -> "pd.DataFrame":
+        return frame(
+            self.json.get("metrics"),
+            columns=_METRIC_COLUMNS,
+            defaults={"informational": False, "headline": False},
+        )
+
+    @cached_property
+    def table3(self) -> Optional["pd.DataFrame"]:
+        rows = self.json.get("rows")
+        if rows is None:
+            return None
+        long = []
+        for r in rows:
+            for source, values in r.items():
+                if isinstance(values, dict):
+                    long.append(
+                        {
+                            "algorithm": r.get("algorithm"),
+                            "source": source,
+                            **values,
+                            "ok": r.get("ok"),
+                        }
+                    )
+        return frame(long, columns=["algorithm", "source"])
+
+    @property
+    def failed(self) -> "pd.DataFrame":
+        m = self.metrics
+        if m.empty:
+            return m
+        return m[~m["ok"].astype(bool) & ~m["informational"].astype(bool)]
+
+    @property
+    def df(self) -> "pd.DataFrame":
+        if self.json.get("metrics") is None and self.table3 is not None:
+            return self.table3
+        return self.metrics
+
+    def _frames(self) -> List[Tuple[str, "pd.DataFrame"]]:
+        frames = super()._frames()
+        if self.json.get("metrics") is None:
+            frames = [(n, f) for n, f in frames if n != "metrics"]
+        return frames
+
+
+class AlgosResult(Result):
+    """``algos()``: ``algorithms`` (name, description) and ``params``.
+
+    params: algorithm, param, value, default, unit, min, max, source, doc.
+    """
+
+    tables = ("params", "algorithms")
+
+    @cached_property
+    def algorithms(self) -> "pd.DataFrame":
+        return frame(self.json.get("algorithms"), columns=["name", "description"])
+
+    @cached_property
+    def params(self) -> "pd.DataFrame":
+        return children(
+            self.json.get("algorithms"),
+            "params",
+            {"name": "algorithm"},
+            rename={"name": "param"},
+            columns=["param", "value", "default", "unit", "min", "max"],
+        )
