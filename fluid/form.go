@@ -71,6 +71,6 @@ func (fm form) ackRef(f *subflow, dx, x []float64, o model.Observation) float64 
 	if !ok || !law.InverseWindowIncrease(x, o) || !(dx[f.sub] > 0) || !(w > 0) {
 		return f.ackRef
 	}
-	delta := dx[f.sub] * (f.deliver / f.ackRef) * f.rtt // packets per round
-	return (w + delta/2) * f.wire / f.rtt
+	delta := dx[f.sub] * (f.deliver / f.ackRef) * f.rttSeen // packets per round
+	return (w + delta/2) * f.wire / f.rttSeen
 }

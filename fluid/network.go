@@ -66,11 +66,10 @@ func (s *system) evaluate(t float64, y []float64) {
 		rtt := s.pathRTT(f, y)
 		f.rtt = rtt
 		f.rttSeen = f.propRTT
-		f.rate, f.ackRef = 0, 0
+		f.rate, f.ackRef, f.sendW = 0, 0, 0
 		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
-			w := math.Min(y[f.off+f.sub], f.rwnd)
-			f.ackRef = w * f.wire / rtt
-			f.rate = s.form.inFlight(w, f.rwnd) * f.wire / rtt
+			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
+			f.rate = s.form.inFlight(f.sendW, f.rwnd) * f.wire / rtt
 		}
 	}
 	// Arrivals propagate downstream: the first link sees the sending rate, each later link
@@ -138,6 +137,10 @@ func (s *system) evaluate(t float64, y []float64) {
 			}
 			f.rttSeen += math.Max(q, 0) / l.capBps
 		}
+		// The law is written at the ACK rate W/RTT of the RTT it observes (rttSeen), so the
+		// ACK clock (field.go) compares the flow's delivery with that rate: then no law
+		// grows faster per ACK than it is written to, however fast a queue builds.
+		f.ackRef = f.sendW * f.wire / f.rttSeen
 	}
 }
 

@@ -108,7 +108,8 @@ type subflowEval struct {
 	rtt     float64 // round-trip time now, s
 	rttSeen float64 // the round-trip time the sender's latest sample reports, s
 	rate    float64 // bytes/s sent
-	ackRef  float64 // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes)
+	ackRef  float64 // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes, the RTT they observe)
+	sendW   float64 // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
 	arrive  []float64
 	deliver float64
 }
