@@ -8,12 +8,12 @@ import (
 func init() {
 	validate.RegisterHeadline("seed000-dumbbell", validate.Headline{
 		About:   "the Reno flow's goodput over the 100 s run (seed 000's dumbbell, the throughput its figures show)",
-		Metrics: validate.PerFlow("goodput_bps", goodput, 0),
+		Metrics: validate.PerFlow("goodput_bps", goodput, validate.TolHeadline),
 	})
 	validate.RegisterHeadline("seed000-colo-random-loss", validate.Headline{
 		About: "each algorithm's goodput under random loss 1e-5 over 300 s (seed 000: COLO keeps the highest throughput); " +
 			"each copy of the dumbbell runs alone, so both engines draw the same losses",
-		Metrics: validate.PerFlow("goodput_bps", goodput, 0),
+		Metrics: validate.PerFlow("goodput_bps", goodput, validate.TolHeadline),
 	})
 	validate.RegisterHeadline("seed000-slow-start", validate.Headline{
 		About: "each flow's dropped packets: the 30 s run is the slow start, its overflow and the recovery from it; " +
@@ -22,13 +22,17 @@ func init() {
 	})
 }
 
+// tolCount is TolHeadline for counts of packets, which can be small: relative to at least
+// one packet.
+var tolCount = validate.Tolerance{Kind: validate.Relative, Bound: validate.TolHeadline.Bound, Scale: 1, Reason: validate.TolHeadline.Reason}
+
 // goodput is a row's goodput, bit/s.
 func goodput(f model.FlowResult) float64 { return f.GoodputBps }
 
 // seed000SlowStartMetrics: each flow's drops, and how many fewer COLO drops than Reno.
 func seed000SlowStartMetrics(sc *model.Scenario, fl, pk *model.Result) []validate.Metric {
 	drops := func(f model.FlowResult) float64 { return f.DroppedPkts }
-	ms := validate.PerFlow("dropped_pkts", drops, 1)(sc, fl, pk)
+	ms := validate.PerFlow("dropped_pkts", drops, tolCount)(sc, fl, pk)
 	row := func(r *model.Result, algo string) (model.FlowResult, bool) {
 		for _, f := range r.Flows {
 			if f.Algorithm == algo {
@@ -44,9 +48,8 @@ func seed000SlowStartMetrics(sc *model.Scenario, fl, pk *model.Result) []validat
 	}
 	pc, _ := row(pk, "colo")
 	pr, _ := row(pk, "reno")
-	m := validate.Compare("colo_drops_below_reno_pkts", fr.DroppedPkts-fc.DroppedPkts, pr.DroppedPkts-pc.DroppedPkts, 1, 0)
-	m.Check = "sign"
-	m.OK = m.Fluid > 0 && m.Packet > 0
+	sign := validate.Tolerance{Kind: validate.Sign, Scale: 1, Reason: "seed 000: COLO loses fewer packets in slow start than Reno"}
+	m := sign.Judge("colo_drops_below_reno_pkts", fr.DroppedPkts-fc.DroppedPkts, pr.DroppedPkts-pc.DroppedPkts)
 	m.SetRow(sc, fc)
 	return append(ms, m)
 }

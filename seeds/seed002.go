@@ -23,7 +23,7 @@ func uniquePkts(sc *model.Scenario, f model.FlowResult) float64 {
 // seed002Metrics: each flow's unique packets delivered by the end, and each route-aware
 // flow's lead over the best flow that is not.
 func seed002Metrics(sc *model.Scenario, fl, pk *model.Result) []validate.Metric {
-	ms := validate.PerFlow("delivered_unique_pkts", func(f model.FlowResult) float64 { return uniquePkts(sc, f) }, 1)(sc, fl, pk)
+	ms := validate.PerFlow("delivered_unique_pkts", func(f model.FlowResult) float64 { return uniquePkts(sc, f) }, tolCount)(sc, fl, pk)
 	best := func(r *model.Result, aware bool) float64 {
 		b := math.Inf(-1)
 		for _, f := range r.Flows {
@@ -38,9 +38,8 @@ func seed002Metrics(sc *model.Scenario, fl, pk *model.Result) []validate.Metric 
 			if !sc.Flows[f.Flow].RouteAware {
 				continue
 			}
-			m := validate.Compare("route_aware_lead_pkts", uniquePkts(sc, f)-fb, uniquePkts(sc, pk.Flows[r])-pb, 1, 0)
-			m.Check = "sign"
-			m.OK = m.Fluid > 0 && m.Packet > 0
+			sign := validate.Tolerance{Kind: validate.Sign, Scale: 1, Reason: "seed 002: the route-aware sender delivers more than either baseline"}
+			m := sign.Judge("route_aware_lead_pkts", uniquePkts(sc, f)-fb, uniquePkts(sc, pk.Flows[r])-pb)
 			m.SetRow(sc, f)
 			ms = append(ms, m)
 		}

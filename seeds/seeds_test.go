@@ -42,7 +42,7 @@ func TestValidateSeed000Utilisation(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range v.Metrics {
-				t.Logf("%-20s %-10s fluid %12.6g packet %12.6g rel err %.4f%%", m.Metric, m.Link, m.Fluid, m.Packet, 100*m.RelErr)
+				t.Logf("%-20s %-10s fluid %12.6g packet %12.6g rel err %.4f%%", m.Metric, m.Link, m.Fluid, m.Packet, 100*m.Error)
 			}
 			var u validate.Metric
 			for _, m := range v.Metrics {
@@ -143,10 +143,10 @@ func TestValidateHeadlines(t *testing.T) {
 				key := fmt.Sprintf("%s/%s/%s", c.builtin, m.Metric, v.Subject(m))
 				if m.Headline {
 					headlines++
-					t.Logf("%-28s %-10s fluid %12.6g packet %12.6g  %.2f%%", m.Metric, v.Subject(m), m.Fluid, m.Packet, 100*m.RelErr)
+					t.Logf("%-28s %-10s fluid %12.6g packet %12.6g  %.2f%%", m.Metric, v.Subject(m), m.Fluid, m.Packet, 100*m.Error)
 				}
-				if !m.OK && !m.Informational {
-					t.Errorf("%s: fluid %.6g, packet %.6g, %.2f%% apart, tolerance %g%%", key, m.Fluid, m.Packet, 100*m.RelErr, 100*m.Tolerance)
+				if m.Judged && !m.OK {
+					t.Errorf("%s: fluid %.6g, packet %.6g, %s apart, tolerance %s", key, m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText())
 				}
 			}
 			if headlines == 0 {

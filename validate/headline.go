@@ -6,8 +6,9 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// TolHeadline bounds every headline metric: the 10%.
-const TolHeadline = 0.10
+// TolHeadline bounds a headline quantity: the seeds' figures and tables are read to about
+// 10%, and the reproduction is asked to agree that well.
+var TolHeadline = Tolerance{Kind: Relative, Bound: 0.10, Reason: "the seeds' own figures and tables are read to about 10%"}
 
 // Headline is what a scenario's source reports, checked in both engines by Validate.
 type Headline struct {
@@ -46,12 +47,12 @@ func HeadlineOf(scenario string) (Headline, bool) {
 	return h, ok
 }
 
-// PerFlow is a headline of one quantity per result row, with the given scale (see Compare).
-func PerFlow(name string, q func(model.FlowResult) float64, scale float64) func(*model.Scenario, *model.Result, *model.Result) []Metric {
+// PerFlow is a headline of one quantity per result row, judged by t.
+func PerFlow(name string, q func(model.FlowResult) float64, t Tolerance) func(*model.Scenario, *model.Result, *model.Result) []Metric {
 	return func(sc *model.Scenario, fl, pk *model.Result) []Metric {
 		var ms []Metric
 		for r := range fl.Flows {
-			m := Compare(name, q(fl.Flows[r]), q(pk.Flows[r]), scale, TolHeadline)
+			m := t.Judge(name, q(fl.Flows[r]), q(pk.Flows[r]))
 			m.SetRow(sc, fl.Flows[r])
 			ms = append(ms, m)
 		}

@@ -7,50 +7,98 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// Metric is one quantity measured in both engines. RelErr = |Fluid − Packet| /
-// max(|Packet|, scale): the packet engine is the reference (it is checked against ns-2),
-// and for quantities that can be near zero (queues, loss counts) a scale of one packet or
-// one event keeps a difference of a fraction of a packet from counting as a large error.
+// ErrorKind is how a metric's error is measured.
+type ErrorKind string
+
+const (
+	// Relative: |fluid − packet| / max(|packet|, scale), for quantities; the packet engine
+	// is the reference (it is checked against ns-2), and for quantities that can be near
+	// zero (queues, loss counts) a scale of one packet or one event keeps a difference of a
+	// fraction of a packet from counting as a large error.
+	Relative ErrorKind = "relative"
+	// Absolute: |fluid − packet| in the metric's own unit, for shares and indices, which
+	// are fractions already.
+	Absolute ErrorKind = "absolute"
+	// Sign: both engines' values positive, an ordering the source claims (one flow
+	// delivering more than another); the error is the relative difference, for
+	// information, and there is no tolerance.
+	Sign ErrorKind = "sign"
+)
+
+// Tolerance bounds one kind of error and says why it is as large as it is.
+type Tolerance struct {
+	Kind  ErrorKind
+	Bound float64 // the largest accepted error: a fraction for Relative, the unit's for Absolute
+	// Scale is Relative's smallest denominator (one packet, one event); 0 for none.
+	Scale  float64
+	Reason string
+}
+
+// Metric is one quantity measured in both engines, its error of the stated kind and, when
+// it is judged, its tolerance and the reason for it. A metric without a meaningful
+// tolerance is reported as not judged (Judged false), with the reason.
 type Metric struct {
 	Metric string `json:"metric"`
 	Flow   *int   `json:"flow,omitempty"`
 	// Subflow is set for a subflow of a multi-path flow (one result row per subflow).
-	Subflow   *int    `json:"subflow,omitempty"`
-	Link      string  `json:"link,omitempty"`
-	Fluid     float64 `json:"fluid"`
-	Packet    float64 `json:"packet"`
-	RelErr    float64 `json:"rel_err"`
-	Tolerance float64 `json:"tolerance"`
-	OK        bool    `json:"ok"`
-	// CI95 is the half width of the 95% confidence interval of RelErr when the metric is
+	Subflow *int      `json:"subflow,omitempty"`
+	Link    string    `json:"link,omitempty"`
+	Fluid   float64   `json:"fluid"`
+	Packet  float64   `json:"packet"`
+	Kind    ErrorKind `json:"error_kind"`
+	Error   float64   `json:"error"`
+	// Tolerance is the bound on Error; null for a sign check or a metric not judged.
+	Tolerance *float64 `json:"tolerance"`
+	Reason    string   `json:"tolerance_reason"`
+	Judged    bool     `json:"judged"`
+	// OK: judged and within tolerance (a sign check: both values positive).
+	OK bool `json:"ok"`
+	// CI95 is the half width of the 95% confidence interval of Error when the metric is
 	// statistical (random loss): paired batch means of the two engines.
 	CI95 *float64 `json:"ci95,omitempty"`
-	// Headline marks a quantity the scenario's source reports (Headlines).
+	// Headline marks a quantity the scenario's source reports (RegisterHeadline).
 	Headline bool `json:"headline,omitempty"`
-	// Informational metrics are reported but do not decide Report.OK (see Validate).
-	Informational bool `json:"informational,omitempty"`
-	// Check "sign": OK when both engines' values are positive (an ordering the source
-	// claims, such as one flow delivering more than another); RelErr and Tolerance are
-	// then the relative difference and 0, for information.
-	Check string `json:"check,omitempty"`
 }
 
-// Compare builds a metric from the two values with the packet value as the reference and
-// scale as the smallest denominator.
-func Compare(name string, fluid, pkt, scale, tol float64) Metric {
-	den := math.Max(math.Abs(pkt), scale)
-	e := 0.0
-	if den > 0 {
-		e = math.Abs(fluid-pkt) / den
-	} else if fluid != pkt {
-		e = math.Inf(1)
+// Judge measures the error of a metric by t's kind and judges it against t.
+func (t Tolerance) Judge(name string, fluid, pkt float64) Metric {
+	m := Metric{Metric: name, Fluid: fluid, Packet: pkt, Kind: t.Kind, Reason: t.Reason}
+	switch t.Kind {
+	case Absolute:
+		m.Error = math.Abs(fluid - pkt)
+	case Sign:
+		m.Error = relative(fluid, pkt, t.Scale)
+		m.Judged, m.OK = true, fluid > 0 && pkt > 0
+		return m
+	default:
+		den := math.Max(math.Abs(pkt), t.Scale)
+		if den == 0 {
+			if fluid == pkt {
+				m.Judged, m.OK = true, true
+				return m
+			}
+			m.Reason = "the packet engine's value is 0, so there is no relative error: " + t.Reason
+			return m
+		}
+		m.Error = math.Abs(fluid-pkt) / den
 	}
-	if math.IsInf(e, 0) || math.IsNaN(e) {
-		// Only a zero reference without a scale gets here; report the absolute difference
-		// as the error rather than an infinity JSON cannot carry.
-		e = math.Abs(fluid - pkt)
+	b := t.Bound
+	m.Tolerance, m.Judged, m.OK = &b, true, m.Error <= b
+	return m
+}
+
+// NotJudged is a metric reported side by side without a verdict, for the reason given.
+func NotJudged(name string, fluid, pkt float64, reason string) Metric {
+	return Metric{Metric: name, Fluid: fluid, Packet: pkt, Kind: Relative, Error: relative(fluid, pkt, 0), Reason: reason}
+}
+
+// relative is |a − b|/|b|, or 0 when b is 0 (for information only).
+func relative(a, b, scale float64) float64 {
+	den := math.Max(math.Abs(b), scale)
+	if den == 0 {
+		return 0
 	}
-	return Metric{Metric: name, Fluid: fluid, Packet: pkt, RelErr: e, Tolerance: tol, OK: e <= tol}
+	return math.Abs(a-b) / den
 }
 
 // SetRow makes a metric about result row f: its flow and, for a subflow of a multi-path
@@ -64,63 +112,44 @@ func (m *Metric) SetRow(sc *model.Scenario, f model.FlowResult) {
 	}
 }
 
-// Scenario tolerances: the largest relative difference between the engines that Validate
+// Scenario tolerances: the largest differences between the engines that Scenario
 // accepts. Where the engines model the same thing they agree far inside them: one Reno
-// flow on seed 000's dumbbell through an overflow and back (response tests) differs by
-// 0.06% in mean window, 0.04% in throughput and 0.2% in mean queue. What the tolerances
-// are meant to catch is what the fluid laws leave out: a packet sender's retransmission
-// timeouts (after slow start overshoots a buffer, or when several losses share a Reno
-// window), whole packets, and start-up transients that dominate short runs. validate
-// prints the timeouts it saw as notes.
-const (
-	// TolThroughput bounds mean_throughput_bps. Whole packets alone cost a packet sender
-	// half a packet per round (⌊W⌋ of W), 4% at W = 12; 10% leaves room for that and for
-	// the fluid's smoother start-up, no more.
-	TolThroughput = 0.10
-	// TolCwnd bounds mean_cwnd_pkts: the window is throughput × RTT, and the RTT includes
-	// the queue, so it carries the throughput's difference and the queue's.
-	TolCwnd = 0.10
-	// TolLossEvents bounds loss_events: the fluid's synchronized drop-tail rule gives one
-	// loss event per overflow and per flow, a packet sender one fast retransmit per window
-	// with losses, and one more event for a timeout; 25% lets one event in four differ.
-	TolLossEvents = 0.25
-	// TolQueue bounds mean_queue_pkts of congested links (overflowed in either engine, or
-	// at least 90% busy). Both queues move between the same bounds, but a queue's mean is
-	// the difference of two large rates integrated, and moves most when the flows' timing
-	// differs; relative to at least one packet.
-	TolQueue = 0.20
-	// TolUtilisation bounds the utilisation of congested links: with the same capacity
-	// and offered load, busy time differs only by idle periods, which only timeouts and
-	// start-up create; 3% is about one idle round trip in 30. An uncongested link's
-	// utilisation is the load its flows offer, Σ throughput / capacity, and is held to
-	// TolThroughput.
-	TolUtilisation = 0.03
-	// TolJain bounds Jain's index over the flows' mean throughputs (more than one flow):
-	// 5% is the index's change when two equal flows split 60/40.
-	TolJain = 0.05
+// flow on seed 000's dumbbell through an overflow and back differs by 0.06% in mean
+// window, 0.04% in throughput and 0.2% in mean queue. What the tolerances are meant to
+// catch is what the fluid laws leave out: a packet sender's retransmission timeouts, whole
+// packets, and start-up transients that dominate short runs.
+var (
+	TolThroughput = Tolerance{Kind: Relative, Bound: 0.10,
+		Reason: "whole packets cost a packet sender half a packet per round (4% at W = 12), and the fluid's start-up is smoother"}
+	TolCwnd = Tolerance{Kind: Relative, Bound: 0.10, Scale: 1,
+		Reason: "the window is throughput × RTT and carries the throughput's and the queue's differences"}
+	TolLossEvents = Tolerance{Kind: Relative, Bound: 0.25, Scale: 1,
+		Reason: "one loss event per overflow and flow in the fluid, one per window with losses and one per timeout in packets: one event in four may differ"}
+	TolQueue = Tolerance{Kind: Relative, Bound: 0.20, Scale: 1,
+		Reason: "a mean queue is the difference of two large rates integrated, and moves most when the flows' timing differs"}
+	TolUtilisation = Tolerance{Kind: Absolute, Bound: 0.03,
+		Reason: "same capacity and offered load: busy time differs only by idle periods, 3% is one idle round trip in 30"}
+	TolUncongested = Tolerance{Kind: Relative, Bound: 0.10,
+		Reason: "an uncongested link carries the load its flows offer, Σ throughput / capacity, held to the throughput's tolerance"}
+	TolJain = Tolerance{Kind: Absolute, Bound: 0.05,
+		Reason: "0.05 is the index's change when two equal flows split 60/40"}
 )
 
-// Point tolerances, Point's: the issue's (periodic 3%, random 5%) for both the
-// mean window and the throughput.
-const (
-	// TolPointPeriodic bounds a point under periodic loss. The sawtooth is deterministic;
-	// the engines' mean windows differ by whole-packet effects (a packet sender's window
-	// moves in per-ACK steps over rounds of ⌊W⌋ packets, and each cycle retransmits one of
-	// its 1/p packets) of a fraction of a packet, below 3% once W̄ > 15.
-	TolPointPeriodic = 0.03
-	// TolPointRandom bounds a point under random loss. Both engines see the same loss
-	// sequence (common random numbers), and each metric carries the paired 95% interval
-	// of the difference, which the tests keep below half the tolerance.
-	TolPointRandom = 0.05
+// Point tolerances, Point's: periodic 3%, random 5%, for the mean window and throughput.
+var (
+	TolPointPeriodic = Tolerance{Kind: Relative, Bound: 0.03,
+		Reason: "periodic loss: a deterministic sawtooth; whole-packet effects stay below 3% once W̄ > 15"}
+	TolPointRandom = Tolerance{Kind: Relative, Bound: 0.05,
+		Reason: "random loss: common random numbers, and the paired 95% interval is kept below half the tolerance"}
 )
 
 // utilisationTolerance is TolUtilisation for a link congested in either engine, else
-// TolThroughput: an uncongested link carries the load its flows offer.
-func utilisationTolerance(f, p model.LinkResult) float64 {
+// TolUncongested: an uncongested link carries the load its flows offer.
+func utilisationTolerance(f, p model.LinkResult) Tolerance {
 	if congested(f) || congested(p) {
 		return TolUtilisation
 	}
-	return TolThroughput
+	return TolUncongested
 }
 
 // congested reports whether a link's queue dropped packets (its loss process does not
@@ -141,4 +170,45 @@ func (v *Report) Subject(m Metric) string {
 		return v.Point.Algorithm
 	}
 	return "all flows"
+}
+
+// ErrorText is the error as tables print it: "4.52%" (relative, with its 95% interval
+// when there is one), "0.045" (absolute, in the metric's unit), "+12.3%" beside a sign check.
+func (m Metric) ErrorText() string {
+	switch m.Kind {
+	case Absolute:
+		return fmt.Sprintf("%.3g abs", m.Error)
+	case Sign:
+		return fmt.Sprintf("%.2f%%", 100*m.Error)
+	}
+	e := fmt.Sprintf("%.2f%%", 100*m.Error)
+	if m.CI95 != nil {
+		e += fmt.Sprintf(" ± %.2f%%", 100**m.CI95)
+	}
+	return e
+}
+
+// ToleranceText is the tolerance as tables print it: "10%", "0.1 abs", "both > 0", or "-"
+// for a metric not judged.
+func (m Metric) ToleranceText() string {
+	switch {
+	case m.Kind == Sign && m.Judged:
+		return "both > 0"
+	case m.Tolerance == nil:
+		return "-"
+	case m.Kind == Absolute:
+		return fmt.Sprintf("%g abs", *m.Tolerance)
+	}
+	return fmt.Sprintf("%g%%", 100**m.Tolerance)
+}
+
+// Verdict is "ok", "FAIL" or "not judged".
+func (m Metric) Verdict() string {
+	switch {
+	case !m.Judged:
+		return "not judged"
+	case m.OK:
+		return "ok"
+	}
+	return "FAIL"
 }

@@ -82,7 +82,7 @@ func (s *PointSpec) defaults() error {
 // warm-up to the last, and the fluid's (Form) over the loss events nearest to
 // the same delivered-packet counts. Under random loss both engines draw from the seed's
 // common stream (packet.Settings documents it), so each sees its losses after the same
-// numbers of packets, and RelErr carries a paired 95% confidence interval from Batches
+// numbers of packets, and each error carries a paired 95% confidence interval from Batches
 // batch means. Tolerances: TolPointPeriodic, TolPointRandom.
 func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 	if err := spec.defaults(); err != nil {
@@ -138,8 +138,8 @@ func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 		v.Notes = append(v.Notes, fmt.Sprintf("the packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
 			n, pk.Flows[0].LossEvents, fl.Flows[0].Timeouts))
 	}
-	cwnd := Compare("mean_cwnd_pkts", fw, pw, 0, tol)
-	thr := Compare("mean_throughput_bps", fr, pr, 0, tol)
+	cwnd := tol.Judge("mean_cwnd_pkts", fw, pw)
+	thr := tol.Judge("mean_throughput_bps", fr, pr)
 	if spec.LossModel == "random" {
 		// Paired batch means of the relative differences: the batches span the same losses
 		// in both engines, so their errors cancel in the difference.

@@ -31,7 +31,12 @@ type Report struct {
 	DropRule string     `json:"drop_rule,omitempty"`
 	Seed     uint64     `json:"seed"`
 	Metrics  []Metric   `json:"metrics"`
-	OK       bool       `json:"ok"`
+	// OK: every judged metric within its tolerance. Passed, FailedCount and NotJudged
+	// count the metrics.
+	OK          bool `json:"ok"`
+	Passed      int  `json:"passed"`
+	FailedCount int  `json:"failed"`
+	NotJudged   int  `json:"not_judged"`
 	// Notes say what the engines did that the metrics alone do not show, such as packet
 	// senders' retransmission timeouts, which the fluid laws do not model.
 	Notes []string `json:"notes,omitempty"`
@@ -49,21 +54,29 @@ type Report struct {
 	Packet *model.Result `json:"-"`
 }
 
-// Failed lists the gating metrics out of tolerance (not the informational ones).
+// Failed lists the judged metrics out of tolerance.
 func (v *Report) Failed() []Metric {
 	var out []Metric
 	for _, m := range v.Metrics {
-		if !m.OK && !m.Informational {
+		if m.Judged && !m.OK {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// add appends a metric and updates the verdict.
+// add appends a metric and updates the verdict and the counts.
 func (v *Report) add(m Metric) {
 	v.Metrics = append(v.Metrics, m)
-	v.OK = v.OK && (m.OK || m.Informational)
+	switch {
+	case !m.Judged:
+		v.NotJudged++
+	case m.OK:
+		v.Passed++
+	default:
+		v.FailedCount++
+		v.OK = false
+	}
 }
 
 // Scenario runs a validated scenario in both engines with the same seed (the fluid in
@@ -82,13 +95,10 @@ func (v *Report) add(m Metric) {
 // link (packet.Settings.JitterS), without which a drop-tail queue's phase effect, not
 // random drops in proportion to arrivals, decides which flow loses at an overflow.
 //
-// The Report's OK is false when a gating metric is out of tolerance. With a headline,
-// the generic metrics of a flow whose packet sender timed out, and of the links it
-// crosses, inform but do not gate: the fluid laws model at most Reno's timeout at a second
-// loss in a window it repairs, not when a packet sender's timer fires, its backoff and the
-// go-back-N that follows, which move the mean window and queue far more than the data
-// delivered; what the timeouts cost is what the headline measures. The error is for runs
-// that failed.
+// Every metric is judged against its tolerance (metric.go), whatever the senders did:
+// the report's OK is false when any judged metric is out, and the notes say what the
+// engines did differently (timeouts, groups, SACK, jitter). The error is for runs that
+// failed.
 func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, error) {
 	set := packet.Settings{Seed: seed}
 	hl, haveHeadline := HeadlineOf(sc.Name)
@@ -119,28 +129,15 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	if len(fl.Flows) != len(pk.Flows) {
 		return nil, fmt.Errorf("%w: the fluid engine has %d flow rows, the packet engine %d", model.ErrEngine, len(fl.Flows), len(pk.Flows))
 	}
-	// informs: rows whose packet sender timed out, and the links they cross (only with a
-	// headline, which then carries the comparison).
-	informs := make([]bool, len(fl.Flows))
-	informLink := map[string]bool{}
-	for r := range fl.Flows {
-		if haveHeadline && pk.Flows[r].Timeouts > 0 {
-			informs[r] = true
-			for _, l := range sc.Paths[sc.PathIndex(fl.Flows[r].Path)].Links {
-				informLink[l] = true
-			}
-		}
-	}
 	var fx, px []float64
 	for r := range fl.Flows {
 		f, p := fl.Flows[r], pk.Flows[r]
 		for _, m := range []Metric{
-			Compare("mean_cwnd_pkts", f.MeanCwndPkts, p.MeanCwndPkts, 1, TolCwnd),
-			Compare("mean_throughput_bps", f.MeanThroughputBps, p.MeanThroughputBps, 0, TolThroughput),
-			Compare("loss_events", float64(f.LossEvents), float64(p.LossEvents), 1, TolLossEvents),
+			TolCwnd.Judge("mean_cwnd_pkts", f.MeanCwndPkts, p.MeanCwndPkts),
+			TolThroughput.Judge("mean_throughput_bps", f.MeanThroughputBps, p.MeanThroughputBps),
+			TolLossEvents.Judge("loss_events", float64(f.LossEvents), float64(p.LossEvents)),
 		} {
 			m.SetRow(sc, f)
-			m.Informational = informs[r]
 			v.add(m)
 		}
 		fx = append(fx, f.MeanThroughputBps)
@@ -149,18 +146,16 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	for i, l := range sc.Links {
 		f, p := fl.Links[i], pk.Links[i]
 		if congested(f) || congested(p) {
-			m := Compare("mean_queue_pkts", f.MeanQueuePkts, p.MeanQueuePkts, 1, TolQueue)
-			m.Link, m.Informational = l.Name, informLink[l.Name]
+			m := TolQueue.Judge("mean_queue_pkts", f.MeanQueuePkts, p.MeanQueuePkts)
+			m.Link = l.Name
 			v.add(m)
 		}
-		m := Compare("utilisation", f.Utilisation, p.Utilisation, 0, utilisationTolerance(f, p))
-		m.Link, m.Informational = l.Name, informLink[l.Name]
+		m := utilisationTolerance(f, p).Judge("utilisation", f.Utilisation, p.Utilisation)
+		m.Link = l.Name
 		v.add(m)
 	}
 	if len(fl.Flows) > 1 {
-		m := Compare("jain", response.Jain(fx), response.Jain(px), 0, TolJain)
-		m.Informational = len(informLink) > 0
-		v.add(m)
+		v.add(TolJain.Judge("jain", response.Jain(fx), response.Jain(px)))
 	}
 	if haveHeadline {
 		v.Headline = hl.About
@@ -169,17 +164,17 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 			v.add(m)
 		}
 	}
-	v.notes(sc, haveHeadline, informs)
+	v.notes(haveHeadline)
 	return v, nil
 }
 
-// notes explains timeouts, headers, groups, SACK, jitter and informational metrics.
-func (v *Report) notes(sc *model.Scenario, haveHeadline bool, informs []bool) {
+// notes explains timeouts, groups, SACK and jitter.
+func (v *Report) notes(haveHeadline bool) {
 	if v.Groups > 1 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%d groups of flows share no link: each ran alone in both engines, with common random numbers", v.Groups))
 	}
 	if v.SACK {
-		v.Notes = append(v.Notes, "packet senders use SACK recovery (packet.Settings.SACK): "+v.sackWhy)
+		v.Notes = append(v.Notes, "packet senders use SACK recovery: "+v.sackWhy)
 	}
 	if v.JitterS > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("drop rule proportional: packet senders hold each packet a further U(0, %.3g ms), two packet times at the slowest link, against drop-tail phase effects", 1e3*v.JitterS))
@@ -188,17 +183,6 @@ func (v *Report) notes(sc *model.Scenario, haveHeadline bool, informs []bool) {
 		if n := f.Timeouts; n > 0 || v.Fluid.Flows[r].Timeouts > 0 {
 			v.Notes = append(v.Notes, fmt.Sprintf("%s: the packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
 				rowName(f), n, f.LossEvents, v.Fluid.Flows[r].Timeouts))
-		}
-	}
-	for i, f := range sc.Flows {
-		if f.HeaderBytes > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("flow %d (%s): %g header bytes per packet on the wire in the packet engine; the fluid engine sends MSS-byte packets",
-				i, f.Name, f.HeaderBytes))
-		}
-	}
-	for r, in := range informs {
-		if in {
-			v.Notes = append(v.Notes, fmt.Sprintf("%s: the packet sender timed out, so its generic metrics and its links' inform and the headline decides", rowName(v.Packet.Flows[r])))
 		}
 	}
 	if haveHeadline {

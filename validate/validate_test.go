@@ -67,15 +67,15 @@ func checkPoint(t *testing.T, c pointCase, v *Report) {
 	tol := TolPointPeriodic
 	if c.loss == "random" {
 		tol = TolPointRandom
-		if ci(w) > tol/2 || ci(thr) > tol/2 {
-			t.Errorf("%v: paired 95%% intervals ±%.2f%% (window), ±%.2f%% (throughput), want below %.1f%%: run more losses", c, 100*ci(w), 100*ci(thr), 100*tol/2)
+		if ci(w) > tol.Bound/2 || ci(thr) > tol.Bound/2 {
+			t.Errorf("%v: paired 95%% intervals ±%.2f%% (window), ±%.2f%% (throughput), want below %.1f%%: run more losses", c, 100*ci(w), 100*ci(thr), 100*tol.Bound/2)
 		}
 	}
-	if w.Tolerance != tol || thr.Tolerance != tol {
-		t.Errorf("%v: tolerances %v and %v, want %v", c, w.Tolerance, thr.Tolerance, tol)
+	if w.Tolerance == nil || thr.Tolerance == nil || *w.Tolerance != tol.Bound || *thr.Tolerance != tol.Bound || w.Kind != Relative {
+		t.Errorf("%v: tolerances %v and %v (%s), want relative %v", c, w.Tolerance, thr.Tolerance, w.Kind, tol.Bound)
 	}
 	if !w.OK || !thr.OK {
-		t.Errorf("%v: window %+.2f%%, throughput %+.2f%%, want within %g%%", c, 100*w.RelErr, 100*thr.RelErr, 100*tol)
+		t.Errorf("%v: window %.2f%%, throughput %.2f%%, want within %g%%", c, 100*w.Error, 100*thr.Error, 100*tol.Bound)
 	}
 }
 
@@ -279,43 +279,58 @@ func TestValidatePointBadInput(t *testing.T) {
 	}
 }
 
-// Compare's relative error: the packet value is the reference, a scale keeps near-zero
-// references (an empty queue) from inflating it, and a zero reference never gives an
-// infinity.
-func TestCompare(t *testing.T) {
+// Judge measures each kind of error as named: relative to the packet value (a scale keeps
+// near-zero references, an empty queue, from inflating it; a zero reference without a
+// scale is not judged rather than infinite), absolute for shares and indices, and sign
+// checks without a tolerance.
+func TestJudge(t *testing.T) {
 	for _, c := range []struct {
-		fluid, pkt, scale, want float64
+		kind              ErrorKind
+		fluid, pkt, scale float64
+		want              float64
+		judged, ok        bool
 	}{
-		{110, 100, 0, 0.10},
-		{90, 100, 0, 0.10},
-		{0.3, 0.1, 1, 0.2},
-		{0, 0, 0, 0},
-		{2, 0, 0, 2},
-		{5, 0, 1, 5},
+		{Relative, 110, 100, 0, 0.10, true, true},
+		{Relative, 90, 100, 0, 0.10, true, true},
+		{Relative, 0.3, 0.1, 1, 0.2, true, false},
+		{Relative, 0, 0, 0, 0, true, true},
+		{Relative, 2, 0, 0, 0, false, false},
+		{Relative, 5, 0, 1, 5, true, false},
+		{Absolute, 0.0759, 0.0307, 0, 0.0452, true, false},
+		{Absolute, 0.18, 0.17, 0, 0.01, true, true},
+		{Sign, 3, 1, 0, 2, true, true},
+		{Sign, -3, 1, 0, 4, true, false},
 	} {
-		m := Compare("x", c.fluid, c.pkt, c.scale, 0.15)
-		if math.Abs(m.RelErr-c.want) > 1e-12 || m.OK != (c.want <= 0.15) {
-			t.Errorf("Compare(%v, %v, scale %v) = %v (ok %v), want %v", c.fluid, c.pkt, c.scale, m.RelErr, m.OK, c.want)
+		tol := Tolerance{Kind: c.kind, Bound: 0.15, Scale: c.scale, Reason: "test"}
+		if c.kind == Absolute {
+			tol.Bound = 0.02
+		}
+		m := tol.Judge("x", c.fluid, c.pkt)
+		if math.Abs(m.Error-c.want) > 1e-12 || m.Judged != c.judged || m.OK != c.ok || m.Kind != c.kind || m.Reason == "" {
+			t.Errorf("%s(%v, %v, scale %v) = %+v, want error %v, judged %v, ok %v", c.kind, c.fluid, c.pkt, c.scale, m, c.want, c.judged, c.ok)
+		}
+		if (m.Tolerance != nil) != (m.Judged && c.kind != Sign) {
+			t.Errorf("%s(%v, %v): tolerance %v with judged %v", c.kind, c.fluid, c.pkt, m.Tolerance, m.Judged)
 		}
 	}
 }
 
 // A link's utilisation is held to TolUtilisation when either engine congests it (its queue
-// dropped packets, or it was at least 90% busy), else to TolThroughput; a link's random
+// dropped packets, or it was at least 90% busy), else to TolUncongested; a link's random
 // losses are not its queue's drops.
 func TestUtilisationTolerance(t *testing.T) {
 	idle := model.LinkResult{Utilisation: 0.18}
 	for _, c := range []struct {
 		fluid, packet model.LinkResult
-		want          float64
+		want          Tolerance
 	}{
-		{idle, idle, TolThroughput},
+		{idle, idle, TolUncongested},
 		{idle, model.LinkResult{Utilisation: 0.2, DroppedPkts: 1}, TolUtilisation},
 		{model.LinkResult{Utilisation: 0.9}, idle, TolUtilisation},
-		{model.LinkResult{Utilisation: 0.89}, idle, TolThroughput},
+		{model.LinkResult{Utilisation: 0.89}, idle, TolUncongested},
 	} {
 		if got := utilisationTolerance(c.fluid, c.packet); got != c.want {
-			t.Errorf("fluid %+v, packet %+v: tolerance %g, want %g", c.fluid, c.packet, got, c.want)
+			t.Errorf("fluid %+v, packet %+v: tolerance %+v, want %+v", c.fluid, c.packet, got, c.want)
 		}
 	}
 }
@@ -327,7 +342,7 @@ func ExamplePoint() {
 		panic(err)
 	}
 	for _, m := range v.Metrics {
-		fmt.Printf("%s: fluid %.4g, packet %.4g, within %g%%: %v\n", m.Metric, m.Fluid, m.Packet, 100*m.Tolerance, m.OK)
+		fmt.Printf("%s: fluid %.4g, packet %.4g, within %s: %v\n", m.Metric, m.Fluid, m.Packet, m.ToleranceText(), m.OK)
 	}
 	// Output:
 	// mean_cwnd_pkts: fluid 37.49, packet 36.92, within 3%: true

@@ -290,11 +290,11 @@ func (st *study) fairnessSection() report.Section {
 
 func (st *study) validationSection() report.Section {
 	points := report.Table{ID: "validate-points", Title: fmt.Sprintf("One flow, periodic loss p = %g, RTT 100 ms: fluid (%s) against packets", studyValidationP, fluid.FormHybridRecovery),
-		Columns: []string{"algorithm", "metric", "fluid", "packet", "relative error", "tolerance", "ok"}}
+		Columns: []string{"algorithm", "metric", "fluid", "packet", "error", "tolerance", "verdict"}}
 	for _, v := range st.points {
 		for _, m := range v.Metrics {
 			points.Rows = append(points.Rows, []string{v.Point.Algorithm, m.Metric, fmt.Sprintf("%.5g", m.Fluid), fmt.Sprintf("%.5g", m.Packet),
-				fmt.Sprintf("%+.2f%%", 100*m.RelErr), fmt.Sprintf("%g%%", 100*m.Tolerance), fmt.Sprint(m.OK)})
+				m.ErrorText(), m.ToleranceText(), m.Verdict()})
 		}
 	}
 	t3 := report.Table{ID: "validate-table3", Title: "Seed 003, Table 3: dropped / sent / throughput (kb/s)",
@@ -403,11 +403,11 @@ func (st *study) summary(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	tw = newTable(w)
-	fmt.Fprintf(tw, "fluid vs packet (p = %g)\tmean cwnd fluid\tpacket\terror\n", studyValidationP)
+	fmt.Fprintf(tw, "fluid vs packet (p = %g)\tmean cwnd fluid\tpacket\terror\ttolerance\tverdict\n", studyValidationP)
 	for _, v := range st.points {
 		for _, m := range v.Metrics {
 			if m.Metric == "mean_cwnd_pkts" {
-				fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%+.2f%%\n", v.Point.Algorithm, m.Fluid, m.Packet, 100*m.RelErr)
+				fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%s\t%s\t%s\n", v.Point.Algorithm, m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText(), m.Verdict())
 			}
 		}
 	}

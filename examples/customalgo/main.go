@@ -72,8 +72,8 @@ func main() {
 			log.Fatal(err)
 		}
 		for _, m := range v.Metrics {
-			fmt.Printf("validate p = %g: %s fluid %.5g, packet %.5g (%+.2f%%, tolerance %g%%)\n",
-				p, m.Metric, m.Fluid, m.Packet, 100*m.RelErr, 100*m.Tolerance)
+			fmt.Printf("validate p = %g: %s fluid %.5g, packet %.5g (error %s, tolerance %s)\n",
+				p, m.Metric, m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText())
 		}
 	}
 }

@@ -59,8 +59,8 @@ func TestOutsideAlgorithmsValidateAsBuiltin(t *testing.T) {
 		}
 		for _, m := range v.Metrics {
 			if m.Metric == "mean_cwnd_pkts" {
-				t.Logf("%-16s mean cwnd fluid %.4f, packet %.4f, %+.3f%%", algo, m.Fluid, m.Packet, 100*m.RelErr)
-				return m.RelErr
+				t.Logf("%-16s mean cwnd fluid %.4f, packet %.4f, %.3f%%", algo, m.Fluid, m.Packet, 100*m.Error)
+				return m.Error
 			}
 		}
 		t.Fatalf("%s: no mean_cwnd_pkts metric in %+v", algo, v.Metrics)

@@ -12,12 +12,12 @@ VALIDATE_FAIL = {
     "seed": 1,
     "ok": False,
     "metrics": [
-        {"metric": "mean_cwnd_pkts", "flow": 0, "fluid": 10.0, "packet": 20.0, "rel_err": 0.5,
-         "tolerance": 0.1, "ok": False},
-        {"metric": "jain", "fluid": 1.0, "packet": 0.5, "rel_err": 0.5, "tolerance": 0.05,
-         "ok": False, "informational": True},
-        {"metric": "utilisation", "link": "l0", "fluid": 0.9, "packet": 0.9, "rel_err": 0.0,
-         "tolerance": 0.1, "ok": True},
+        {"metric": "mean_cwnd_pkts", "flow": 0, "fluid": 10.0, "packet": 20.0, "error_kind": "relative",
+         "error": 0.5, "tolerance": 0.1, "tolerance_reason": "r", "judged": True, "ok": False},
+        {"metric": "jain", "fluid": 1.0, "packet": 0.5, "error_kind": "relative", "error": 0.5,
+         "tolerance": None, "tolerance_reason": "no tolerance", "judged": False, "ok": False},
+        {"metric": "utilisation", "link": "l0", "fluid": 0.9, "packet": 0.9, "error_kind": "absolute",
+         "error": 0.0, "tolerance": 0.03, "tolerance_reason": "r", "judged": True, "ok": True},
     ],
 }  # fmt: skip
 

@@ -146,7 +146,7 @@ def test_validate_point() -> None:
     assert v.passed and v.returncode == 0 and v.point["p"] == 1e-3
     m = v.metrics
     assert list(m["metric"]) == ["mean_cwnd_pkts", "mean_throughput_bps"]
-    for col in ("fluid", "packet", "rel_err", "tolerance", "ok", "informational", "headline"):
+    for col in ("fluid", "packet", "error_kind", "error", "tolerance", "tolerance_reason", "judged", "ok", "headline"):
         assert col in m.columns
     assert m.loc[0, "fluid"] == v.json["metrics"][0]["fluid"] and m["ok"].all()
     assert v.failed.empty

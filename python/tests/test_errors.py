@@ -74,9 +74,10 @@ def test_validate_beyond_tolerance(fake) -> None:
     fake("validate-fail")
     v = tcpfluid.validate(builtin="x")
     assert v.passed is False and v.returncode == 1
-    assert list(v.failed["metric"]) == ["mean_cwnd_pkts"]  # jain is informational
+    assert list(v.failed["metric"]) == ["mean_cwnd_pkts"]  # jain is not judged
     m = v.metrics
-    assert m["informational"].dtype == bool and list(m["informational"]) == [False, True, False]
+    assert m["judged"].dtype == bool and list(m["judged"]) == [True, False, True]
+    assert math.isnan(m.loc[1, "tolerance"]) and m.loc[2, "error_kind"] == "absolute"
     assert list(m["headline"]) == [False, False, False]
     assert m.loc[0, "flow"] == 0 and math.isnan(m.loc[1, "flow"]) and m.loc[2, "link"] == "l0"
     with pytest.raises(tcpfluid.ValidationError) as info:

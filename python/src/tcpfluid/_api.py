@@ -430,8 +430,8 @@ def validate(
             exits 1 after printing the comparison).
 
     Returns:
-        :class:`ValidateResult`: ``metrics`` (metric, flow, link, fluid, packet, rel_err,
-        tolerance, ok, informational, headline, ...), ``passed``, ``failed``; for
+        :class:`ValidateResult`: ``metrics`` (metric, flow, link, fluid, packet, error_kind,
+        error, tolerance, tolerance_reason, judged, ok, headline, ...), ``passed``, ``failed``; for
         ``table3`` the ``table3`` table.
     """
     named = dict(

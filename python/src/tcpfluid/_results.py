@@ -271,9 +271,12 @@ _METRIC_COLUMNS = [
     "link",
     "fluid",
     "packet",
-    "rel_err",
+    "error_kind",
+    "error",
     "ci95",
     "tolerance",
+    "tolerance_reason",
+    "judged",
     "ok",
 ]
 
@@ -282,13 +285,13 @@ class ValidateResult(Result):
     """``validate()``: ``metrics`` (one row per compared metric) and ``passed``.
 
     metrics: metric, flow, subflow, link (NaN where the metric is not a flow's or a
-    link's), fluid, packet, rel_err, ci95 (paired 95% CI of rel_err under random loss),
-    tolerance, ok, informational (does not gate), headline (the source's number), and
-    check where the JSON has it.
+    link's), fluid, packet, error_kind (relative, absolute or sign), error, ci95 (paired
+    95% CI of the error under random loss), tolerance (NaN when not judged),
+    tolerance_reason, judged, ok, headline (the source's number).
     ``table3`` (``table3=True``): algorithm, source (table3, fluid, packet),
     dropped_pkts, delivered_pkts, goodput_bps, ok.
-    ``passed``: every gating metric within tolerance (exit code 0).
-    ``failed``: the gating metrics out of tolerance. ``point`` / ``scenario``: what ran.
+    ``passed``: every judged metric within tolerance (exit code 0).
+    ``failed``: the judged metrics out of tolerance. ``point`` / ``scenario``: what ran.
     ``notes``: the CLI's notes.
     """
 
@@ -315,7 +318,7 @@ class ValidateResult(Result):
         return frame(
             self.json.get("metrics"),
             columns=_METRIC_COLUMNS,
-            defaults={"informational": False, "headline": False},
+            defaults={"headline": False},
         )
 
     @cached_property
@@ -342,7 +345,7 @@ class ValidateResult(Result):
         m = self.metrics
         if m.empty:
             return m
-        return m[~m["ok"].astype(bool) & ~m["informational"].astype(bool)]
+        return m[m["judged"].astype(bool) & ~m["ok"].astype(bool)]
 
     @property
     def df(self) -> "pd.DataFrame":

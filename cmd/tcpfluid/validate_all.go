@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tcpfluid/tcpfluid/internal/settings"
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/seeds"
+	"github.com/tcpfluid/tcpfluid/validate"
+)
+
+// allLine is one built-in's verdict in `validate --all`: its counts and its worst judged
+// metric (the largest error relative to its tolerance; a failed sign check counts as
+// worst).
+type allLine struct {
+	Scenario  string           `json:"scenario"`
+	Passed    int              `json:"passed"`
+	Failed    int              `json:"failed"`
+	NotJudged int              `json:"not_judged"`
+	Worst     *validate.Metric `json:"worst,omitempty"`
+	Subject   string           `json:"subject,omitempty"`
+	OK        bool             `json:"ok"`
+}
+
+// validateAll runs every built-in in both engines (and seed 003's Table 3) and prints one
+// line each; it fails with validate.ErrOutOfTolerance when any judged metric is out.
+func validateAll(c *cli.Context, format string) error {
+	names := model.BuiltinNames()
+	lines := make([]allLine, len(names)+1)
+	progress := func(int, int) {}
+	if isTerminal(c.App.ErrWriter) {
+		progress = newProgressBar(c.App.ErrWriter).update
+	}
+	done := 0
+	err := settings.Parallel(c.Context, runtime.GOMAXPROCS(0), len(lines), func(ctx context.Context, i int) error {
+		defer func() { done++; progress(done, len(lines)) }()
+		if i == len(names) {
+			rep, err := seeds.Table3Experiment(ctx, c.Uint64("seed"))
+			if err != nil {
+				return err
+			}
+			lines[i] = table3Line(rep)
+			return nil
+		}
+		sc, err := model.Builtin(names[i])
+		if err != nil {
+			return err
+		}
+		v, err := validate.Scenario(ctx, sc, c.Uint64("seed"))
+		if err != nil {
+			return fmt.Errorf("%s: %w", names[i], err)
+		}
+		lines[i] = reportLine(v)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if format == formatJSON {
+		err = writeJSON(c.App.Writer, lines)
+	} else {
+		err = writeAllTable(c.App.Writer, lines)
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, l := range lines {
+		if !l.OK {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("validate --all: %d of %d built-in checks have judged metrics out of tolerance: %w", failed, len(lines), validate.ErrOutOfTolerance)
+	}
+	return nil
+}
+
+// reportLine summarises one scenario's report.
+func reportLine(v *validate.Report) allLine {
+	l := allLine{Scenario: v.Scenario, Passed: v.Passed, Failed: v.FailedCount, NotJudged: v.NotJudged, OK: v.OK}
+	worst := math.Inf(-1)
+	for i, m := range v.Metrics {
+		if r := severity(m); m.Judged && r > worst {
+			worst, l.Worst, l.Subject = r, &v.Metrics[i], v.Subject(m)
+		}
+	}
+	return l
+}
+
+// severity orders judged metrics from best to worst: error over tolerance, and a failed
+// sign check above any other.
+func severity(m validate.Metric) float64 {
+	switch {
+	case m.Kind == validate.Sign && m.OK:
+		return 0
+	case m.Kind == validate.Sign:
+		return math.Inf(1)
+	case m.Tolerance == nil || *m.Tolerance == 0:
+		return 0
+	}
+	return m.Error / *m.Tolerance
+}
+
+// table3Line summarises seed 003's Table 3: each row's delivered packets and goodput in
+// each engine against the table (the "packet" column of the worst metric is the table's).
+func table3Line(rep *seeds.Table3Report) allLine {
+	l := allLine{Scenario: "seed003 Table 3", OK: rep.OK}
+	worst := math.Inf(-1)
+	for _, row := range rep.Rows {
+		for _, e := range []struct {
+			engine string
+			n      seeds.Table3Numbers
+		}{{"fluid", row.Fluid}, {"packet", row.Packet}} {
+			for _, q := range []struct {
+				name       string
+				got, table float64
+			}{{"delivered_pkts", e.n.DeliveredPkts, row.Table.DeliveredPkts}, {"goodput_bps", e.n.GoodputBps, row.Table.GoodputBps}} {
+				tol := validate.Tolerance{Kind: validate.Relative, Bound: seeds.TolTable3, Reason: "Table 3, seed 003"}
+				m := tol.Judge(q.name, q.got, q.table)
+				if m.OK {
+					l.Passed++
+				} else {
+					l.Failed++
+				}
+				if r := severity(m); r > worst {
+					worst, l.Worst, l.Subject = r, &m, row.Algorithm+", "+e.engine+" vs table"
+				}
+			}
+		}
+	}
+	return l
+}
+
+func writeAllTable(w io.Writer, lines []allLine) error {
+	tw := newTable(w)
+	fmt.Fprintln(tw, "built-in\tjudged ok\tout\tnot judged\tworst judged metric\tsubject\tfluid\tpacket\terror\ttolerance\tverdict")
+	for _, l := range lines {
+		verdict := "ok"
+		if !l.OK {
+			verdict = "FAIL"
+		}
+		if m := l.Worst; m != nil {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%.5g\t%.5g\t%s\t%s\t%s\n", l.Scenario, l.Passed, l.Failed, l.NotJudged,
+				m.Metric, l.Subject, m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText(), verdict)
+		} else {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t-\t-\t-\t-\t-\t-\t%s\n", l.Scenario, l.Passed, l.Failed, l.NotJudged, verdict)
+		}
+	}
+	return tw.Flush()
+}
