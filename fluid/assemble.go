@@ -106,7 +106,7 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 		idx := len(s.flows)
 		ff := subflow{
 			subflowSpec: subflowSpec{idx: idx, flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware,
-				renoTimeouts: model.RecoveryOf(alg) == model.RecoveryReno,
+				recovery: model.RecoveryOf(alg),
 				name:         name, algo: f.Algorithm, path: pathName, links: links, law: law,
 				mss: f.MSSBytes, wire: f.MSSBytes + f.HeaderBytes, rwnd: rwnd, start: f.StartS, stop: f.StopS,
 				off: lawOff, nLaw: law.Vars(), cnt: lay.reserve(flowCounters), watch: -1,

@@ -10,7 +10,7 @@
 // delay changes and the retransmission timers they cause are in outages.go.
 //
 // The engine uses only the algorithm contract of package model: FluidLaw, and the optional
-// model.InverseWindowIncrease, model.RecoveryEnder, model.SubflowSsthresh and
+// model.AckIncrement, model.RecoveryEnder, model.SubflowSsthresh and
 // model.RecoveryStyle. Every law is clocked by the flow's ACKs (field.go): the engine
 // multiplies a law's derivatives by the ratio of the flow's delivery rate to W/RTT, the
 // rate the law is written at (model.FluidLaw.Deriv).

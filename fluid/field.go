@@ -41,12 +41,17 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// in the recovery form, while fast recovery repairs a loss. A multi-path law is
 		// evaluated once, by subflow 0's entry, and holds only the frozen subflows' windows.
 		frozen := s.form.holds(f, t) || !s.pathUp(f.links) || t < f.silentUntil
-		ackRef := f.ackRef
+		clock := 1.0
+		if f.ackRef > 0 {
+			clock = f.deliver / f.ackRef
+		}
 		switch {
 		case f.nSub == 1 && !frozen:
 			o := s.obsFor(f, t)
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, o)
-			ackRef = s.form.ackRef(f, dy[f.off:f.off+f.nLaw], x, o)
+			if f.ackRef > 0 {
+				clock = s.form.clock(f, dy[f.off:f.off+f.nLaw], x, o, s.queued(f))
+			}
 		case f.nSub > 1 && f.sub == 0:
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obsFor(f, t))
 		}
@@ -57,9 +62,8 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// the flow's packets leave its path, which differs while a queue grows or drains
 		// (and by the dropped excess at a full queue, where slow start would otherwise run
 		// away from the link's pace), and in the recovery form by the packets a window of W
-		// really keeps in flight (inFlight).
-		if ackRef > 0 && !frozen {
-			clock := f.deliver / ackRef
+		// really keeps in flight (inFlight) and by how a packet sender counts ACKs (clock).
+		if f.ackRef > 0 && !frozen {
 			if f.nSub == 1 {
 				for k := f.off; k < f.off+f.nLaw; k++ {
 					dy[k] *= clock

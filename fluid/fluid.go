@@ -33,6 +33,10 @@ type Settings struct {
 	RecordLosses bool
 	// Form is FormHybrid (default) or FormHybridRecovery.
 	Form string
+	// SACK: the senders repair every hole of a window in one round trip (RFC 6675), as the
+	// packet engine's SACK senders do, so several losses in one window never cost them a
+	// timeout (timesOut).
+	SACK bool
 }
 
 // Watch is a window level of one flow, in packets.

@@ -15,9 +15,11 @@ const (
 	// event, as a sender's does while fast recovery repairs the loss (a cycle of W/2 RTTs
 	// gains one RTT), and a law's post-loss clock starts when that recovery ends
 	// (model.RecoveryEnder); the sender keeps ⌊W⌋ packets in flight, W − ½ on average
-	// (inFlight); and a per-ACK increase in proportion to 1/W takes the window half-way
-	// through the round's increase (ackRef). These are O(1/W) corrections: 4% at W = 11,
-	// 0.05% at W = 1000.
+	// (inFlight); and per-ACK increases compound per round as a packet sender's do, and
+	// behind a queue follow the queue's ACK clock, one packet sent per packet acknowledged
+	// plus the increment (clock, and sendBehindQueue in network.go). On a free path these
+	// are O(1/W) corrections: 4% at W = 11, 0.05% at W = 1000; behind a queue slow start
+	// grows one packet per packet delivered and sends two.
 	FormHybridRecovery = "hybrid-recovery"
 )
 
@@ -53,24 +55,39 @@ func (fm form) resumesAt(f *subflow) float64 {
 	return f.recoverUntil
 }
 
-// ackRef is the reference ACK rate (wire bytes/s) a single-path subflow's law is clocked
-// against: W/RTT, except in the counted form when the law's increase is spread over the
-// round's ACKs in proportion to 1/W (model.InverseWindowIncrease). A packet sender's ACKs
-// of a round return together and each adds the increment at the window reached so far:
-// 1/W for Reno, a(W)/W for HighSpeed, α/W for CUBIC's Reno estimate. Evaluated at the
-// window half-way through the round's increase Δ = RTT·dW/dt instead of W, Reno gains
-// ⌊W⌋/(W + ½) packets per round instead of 1, as the packet engine's sawtooth shows, and
-// Scalable's a per ACK compounds as (1 + a)^n per round instead of e^(an)
-// (1/(1 + a/2) ≈ ln(1 + a)/a). dx is the law's derivative at x.
-func (fm form) ackRef(f *subflow, dx, x []float64, o model.Observation) float64 {
-	if !fm.counted || f.ackRef <= 0 {
-		return f.ackRef
+// clock is the factor a single-path subflow's law derivatives dx (written at the ACK rate
+// W/RTT, model.FluidLaw.Deriv) are multiplied by: the ratio of the flow's real ACK rate,
+// its delivery rate, to W/RTT. The counted form counts the ACKs of a law with a per-ACK
+// increment δ (model.AckIncrement) as a packet sender does:
+//   - on a free path (every queue on it empty) a round's ACKs return with the window of
+//     one RTT ago and each adds δ, so the window grows by the factor 1 + δ per round:
+//     W' = ln(1 + δ)·(ACK rate), which doubles per RTT in slow start (δ = 1) and gives
+//     Reno ⌊W⌋/(W + ½) packets per round (δ = 1/W);
+//   - behind a queue the ACKs return at the queue's pace whatever the window did, and each
+//     adds δ: W' = δ·(delivery rate), one packet per packet delivered in slow start.
+//
+// For laws without a per-ACK increment, and in the hybrid form, the factor is the plain ACK
+// clock. queued reports whether a queue on the path is busy or full.
+func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bool) float64 {
+	plain := f.deliver / f.ackRef
+	if !fm.counted {
+		return plain
 	}
-	law, ok := f.law.(model.InverseWindowIncrease)
-	w := math.Min(x[f.sub], f.rwnd)
-	if !ok || !law.InverseWindowIncrease(x, o) || !(dx[f.sub] > 0) || !(w > 0) {
-		return f.ackRef
+	d, dw := f.ackIncrement(x, o), dx[f.sub]
+	if !(d > 0) || !(dw > 0) {
+		return plain
 	}
-	delta := dx[f.sub] * (f.deliver / f.ackRef) * f.rttSeen // packets per round
-	return (w + delta/2) * f.wire / f.rttSeen
+	acks := f.deliver / f.wire // packets acknowledged per second
+	if queued {
+		return d * acks / dw
+	}
+	return math.Log1p(d) * acks / dw
+}
+
+// ackIncrement is the law's per-ACK window increment in packets, 0 when it has none.
+func (f *subflow) ackIncrement(x []float64, o model.Observation) float64 {
+	if law, ok := f.law.(model.AckIncrement); ok && f.nSub == 1 {
+		return law.AckIncrement(x, o)
+	}
+	return 0
 }

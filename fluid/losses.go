@@ -8,17 +8,39 @@ import (
 )
 
 // loss applies a loss event to a flow unless it falls inside the flow's current recovery
-// (one window reduction per window of data, as NewReno and SACK senders do).
+// (one window reduction per window of data, as NewReno and SACK senders do); a loss inside
+// it is one more hole in the window being repaired, which may cost a timeout.
 func (s *system) loss(f *subflow, t float64, x []float64) {
 	if t < f.recoverUntil {
-		if f.renoTimeouts && t >= f.silentUntil {
-			s.renoTimeout(f, t, x)
+		if t >= f.silentUntil {
+			f.holes++
+			if s.timesOut(f, f.holes) {
+				s.recoveryTimeout(f, t, x)
+			}
 		}
 		return
 	}
 	s.countLoss(f, t, x)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
+	f.holes = 1
+}
+
+// timesOut reports whether a sender repairing a window with holes lost packets waits for
+// its retransmission timer. Reno's fast recovery ends at the first new ACK, so a second
+// hole is left to the timer (RFC 5681). NewReno repairs one hole per round trip on partial
+// ACKs (RFC 6582), and its timer restarts at the first partial ACK only (the "impatient"
+// variant, as ns-2's and the packet engine's senders), so it fires when the remaining holes
+// take longer than one RTO, max(model.MinRTOS, RTT). Tahoe goes back to slow start at once,
+// and SACK senders (Settings.SACK) repair every hole in one round trip.
+func (s *system) timesOut(f *subflow, holes float64) bool {
+	switch {
+	case s.set.SACK || f.recovery == model.RecoveryTahoe:
+		return false
+	case f.recovery == model.RecoveryReno:
+		return holes >= 2
+	}
+	return (holes-1)*f.rtt > math.Max(model.MinRTOS, f.rtt)
 }
 
 // countLoss counts a window reduction of flow f at time t (x is its law's state just
@@ -36,11 +58,11 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	}
 }
 
-// renoTimeout is a Reno sender's second loss in the window it is repairing: fast recovery
-// ends at the first new ACK, one RTT after the first loss, with the second hole unfilled,
-// and the sender waits for its retransmission timer (RFC 6298: max(model.MinRTOS, about one
-// smoothed RTT) on a steady path) before it restarts from one packet.
-func (s *system) renoTimeout(f *subflow, t float64, x []float64) {
+// recoveryTimeout is a recovery that timesOut: fast recovery ends (or, for NewReno, its
+// first partial ACK arrives) one RTT after the first loss with holes unfilled, and the
+// sender waits for its retransmission timer (RFC 6298: max(model.MinRTOS, about one smoothed
+// RTT) on a steady path) before it restarts from one packet.
+func (s *system) recoveryTimeout(f *subflow, t float64, x []float64) {
 	s.countLoss(f, t, x)
 	f.law.OnTimeout(x, s.obsFor(f, t))
 	f.timeouts++
@@ -101,9 +123,9 @@ func (s *system) dueReactions(t float64) bool {
 			s.loss(f, t, x)
 			if s.sc.DropRule != model.DropProportional {
 				// Every packet the full queue took from this flow since its last reaction
-				// is a hole in the same window: a Reno sender cannot repair two.
-				if y[f.cnt+cntOverflow] >= 2 && f.renoTimeouts {
-					s.renoTimeout(f, t, x)
+				// is a hole in the same window.
+				if f.holes = math.Max(y[f.cnt+cntOverflow], 1); s.timesOut(f, f.holes) && t >= f.silentUntil {
+					s.recoveryTimeout(f, t, x)
 				}
 				y[f.cnt+cntOverflow] = 0
 			}

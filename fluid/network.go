@@ -56,24 +56,32 @@ func linkOrder(n int, paths map[string][]int) ([]int, error) {
 
 // evaluate computes rates, RTTs, arrivals and departures for state y at time t.
 func (s *system) evaluate(t float64, y []float64) {
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		f.rtt = s.pathRTT(f, y)
+		f.rate, f.ackRef, f.sendW = 0, 0, 0
+		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
+			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
+			f.rate = s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
+		}
+	}
+	s.propagate(t, y)
+	s.deliveries(y)
+	if s.sendBehindQueue(t, y) {
+		s.propagate(t, y)
+		s.deliveries(y)
+	}
+}
+
+// propagate computes every link's arrivals and departures from the sending rates:
+// arrivals propagate downstream, the first link seeing the sending rate and each later link
+// the share of the previous link's departures.
+func (s *system) propagate(t float64, y []float64) {
 	for li := range s.links {
 		l := &s.links[li]
 		l.arrive = 0
 		l.depart = 0
 	}
-	for fi := range s.flows {
-		f := &s.flows[fi]
-		rtt := s.pathRTT(f, y)
-		f.rtt = rtt
-		f.rttSeen = f.propRTT
-		f.rate, f.ackRef, f.sendW = 0, 0, 0
-		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
-			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
-			f.rate = s.form.inFlight(f.sendW, f.rwnd) * f.wire / rtt
-		}
-	}
-	// Arrivals propagate downstream: the first link sees the sending rate, each later link
-	// the share of the previous link's departures.
 	for _, li := range s.order {
 		l := &s.links[li]
 		for fi := range s.flows {
@@ -120,12 +128,18 @@ func (s *system) evaluate(t float64, y []float64) {
 			l.lossPkt = redDropProb(l.redParams, y[l.off+lvREDAvg]/l.refBytes)
 		}
 	}
+}
+
+// deliveries computes each flow's delivery rate, the RTT its latest sample reports and the
+// ACK rate its law is written at.
+func (s *system) deliveries(y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		last := len(f.links) - 1
 		f.deliver = s.departShare(f.links[last], f.arrive[last])
 		// What the sender's latest RTT sample says: the queues it met one round trip ago,
 		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
+		f.rttSeen = f.propRTT
 		for _, li := range f.links {
 			l := &s.links[li]
 			if l.capBps <= 0 {
@@ -142,6 +156,42 @@ func (s *system) evaluate(t float64, y []float64) {
 		// grows faster per ACK than it is written to, however fast a queue builds.
 		f.ackRef = f.sendW * f.wire / f.rttSeen
 	}
+}
+
+// sendBehindQueue applies, in the counted form, the window's conservation to a sender
+// behind a queue: it sends one packet for each packet acknowledged and the window's
+// increment, δ per ACK (model.AckIncrement), at least. The rate W/RTT lags a fast-growing
+// window by up to a round — in slow start the queue would fill at half the pace a packet
+// sender's two packets per ACK fill it, and overflow a window later. It reports whether a
+// rate changed (the network is then evaluated again).
+func (s *system) sendBehindQueue(t float64, y []float64) bool {
+	if !s.form.counted {
+		return false
+	}
+	changed := false
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		// A sender in fast recovery hears of packets sent before the loss, beyond the hole:
+		// those ACKs neither open its window nor clock out new packets.
+		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) {
+			continue
+		}
+		d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+		if x := f.deliver * (1 + d); d > 0 && x > f.rate {
+			f.rate, changed = x, true
+		}
+	}
+	return changed
+}
+
+// queued reports whether a queue on the subflow's path is busy or full.
+func (s *system) queued(f *subflow) bool {
+	for _, li := range f.links {
+		if s.links[li].mode != queueEmpty {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *system) pathUp(links []int) bool {

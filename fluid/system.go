@@ -58,9 +58,9 @@ type subflowSpec struct {
 	nSub       int  // subflows of the flow
 	subObs     int  // index into system.subObs for multi-path flows
 	routeAware bool // seed 002's route-change-aware sender
-	// renoTimeouts: the algorithm recovers as Reno, which times out when a second loss
-	// falls in the window being repaired (RFC 5681).
-	renoTimeouts bool
+	// recovery is how the sender repairs losses (model.RecoveryStyle), which decides when
+	// several holes in one window cost it a timeout (timesOut).
+	recovery model.Recovery
 	guards       uint8 // bit k: guard slot k can fire for this subflow (guards.go)
 	name         string
 	algo         string
@@ -94,6 +94,7 @@ type subflowState struct {
 	wBefore             float64 // a route-aware sender's window when its path failed
 	randomThreshold     float64 // Exp(1) draw: the expected losses (p × packets) to the next random loss
 	recoverUntil        float64 // losses before this time belong to the current recovery
+	holes               float64 // packets lost in the window the current recovery repairs
 	watchHit            bool
 	reactAt             float64 // pending drop-tail reaction time, +Inf when none
 	recheckAt           float64 // synchronized rule: look again when the recovery ends

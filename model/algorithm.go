@@ -172,14 +172,17 @@ type (
 
 // Optional capabilities of a FluidLaw or an EventLaw.
 type (
-	// InverseWindowIncrease is implemented by fluid laws that know when their increase is
-	// made per ACK in proportion to 1/W (Reno's 1/W, HighSpeed's a(W)/W, CUBIC's W_est).
-	// The hybrid-recovery form then takes a round's ACK rate at the window half-way through
-	// the round's increase, as a packet sender whose ACKs each add 1/W at the window reached
-	// so far: Reno gains ⌊W⌋/(W + ½) per round instead of 1. Slow start and increases that
-	// track a target window (CUBIC's curve) report false.
-	InverseWindowIncrease interface {
-		InverseWindowIncrease(x []float64, o Observation) bool
+	// AckIncrement is implemented by fluid laws whose window grows by an increment per ACK:
+	// the packets each ACK adds to the window now, δ = 1 in slow start, 1/W in Reno's
+	// congestion avoidance, a(W)/W for HighSpeed, a for Scalable; 0 when the increase is not
+	// a per-ACK increment (CUBIC's curve tracks a target window). The hybrid-recovery form
+	// then counts ACKs as a packet sender does (package fluid, form.go): on a free path a
+	// round's ACKs return with the window of one RTT ago, so δ per ACK compounds to
+	// W' = ln(1 + δ)·ACK rate (doubling per RTT in slow start, ⌊W⌋/(W + ½) per round for
+	// Reno); behind a queue the ACKs return at the queue's pace, each adding δ, and the
+	// sender sends one packet for each packet acknowledged plus the increment.
+	AckIncrement interface {
+		AckIncrement(x []float64, o Observation) float64
 	}
 
 	// RecoveryEnder is implemented by fluid laws whose post-loss clock starts when fast

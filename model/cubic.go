@@ -60,7 +60,7 @@ var (
 	_ ResponseReferencer    = (*cubic)(nil)
 	_ ConvergeReferencer    = (*cubic)(nil)
 	_ FluidLaw              = (*cubicFluid)(nil)
-	_ InverseWindowIncrease = (*cubicFluid)(nil)
+	_ AckIncrement          = (*cubicFluid)(nil)
 	_ RecoveryEnder         = (*cubicFluid)(nil)
 	_ EventLaw              = (*cubicEvent)(nil)
 )
@@ -189,10 +189,17 @@ func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
 	dx[1] = alpha / rtt
 }
 
-// InverseWindowIncrease: in the Reno-friendly region the window follows W_est, which grows α/W per
-// ACK; on the cubic curve the window tracks a target instead.
-func (f *cubicFluid) InverseWindowIncrease(x []float64, o Observation) bool {
-	return !f.win.SlowStart && f.friendly(o.Now-f.start, x[1])
+// AckIncrement: one packet per ACK in slow start; in the Reno-friendly region the window
+// follows W_est one RTT ahead, (W_est + α − W)/W per ACK (α/W once caught up); on the cubic
+// curve the window tracks a target of time, not of ACKs (0).
+func (f *cubicFluid) AckIncrement(x []float64, o Observation) float64 {
+	switch {
+	case f.win.SlowStart:
+		return 1
+	case f.friendly(o.Now-f.start, x[1]):
+		return math.Max(x[1]+f.estAlpha(x[1])-x[0], 0) / x[0]
+	}
+	return 0
 }
 
 // EndRecovery starts the epoch's clock when recovery ends, as the event face does at its

@@ -63,6 +63,6 @@
 // loss and timeout jumps) and WindowLaw, which turns a WindowRule — increase per RTT and
 // the reduced window at a loss — into both faces. The optional interfaces of
 // algorithm.go (RecoveryStyle, ResponseReferencer, ConvergeReferencer,
-// InverseWindowIncrease, RecoveryEnder, SubflowSsthresh, Checker) are what the engines
+// AckIncrement, RecoveryEnder, SubflowSsthresh, Checker) are what the engines
 // and analyses look for; each is asserted at compile time where it is implemented.
 package model

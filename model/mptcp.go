@@ -148,7 +148,7 @@ var (
 	_ Algorithm             = (*mptcp)(nil)
 	_ Multipath             = (*mptcp)(nil)
 	_ FluidLaw              = (*coupledFluid)(nil)
-	_ InverseWindowIncrease = (*coupledFluid)(nil)
+	_ AckIncrement          = (*coupledFluid)(nil)
 	_ SubflowSsthresh       = (*coupledFluid)(nil)
 	_ MultipathEventLaw     = (*coupledEvent)(nil)
 	_ SubflowSsthresh       = (*coupledEvent)(nil)
@@ -482,11 +482,23 @@ func (f *coupledFluid) Deriv(dx, x []float64, o Observation) {
 	}
 }
 
-// InverseWindowIncrease (a single-path flow's, the only ones the recovery form corrects): LIA's
-// and OLIA's increase per ACK on one path is 1/W; a VLIA subflow in CUBIC mode tracks its
-// curve.
-func (f *coupledFluid) InverseWindowIncrease([]float64, Observation) bool {
-	return !f.win[0].SlowStart && !(f.kind == coupledVLIA && f.cubic[0])
+// AckIncrement is subflow 0's (the recovery form corrects single-path flows only): one
+// packet per ACK in slow start, the coupled increase per ACK after it, and a VLIA subflow
+// in CUBIC mode as CUBIC.
+func (f *coupledFluid) AckIncrement(x []float64, o Observation) float64 {
+	switch {
+	case f.kind == coupledVLIA && f.cubic[0]:
+		sub := [2]float64{x[0], x[f.n]}
+		return f.cf[0].AckIncrement(sub[:], subflowObs(o, 0))
+	case f.win[0].SlowStart:
+		return 1
+	}
+	w := x[:f.n]
+	d := f.perAck(0, w, f.aux(x), f.sums(w, o), o)
+	if f.kind != coupledOLIA {
+		d *= f.ackRate
+	}
+	return math.Max(d, 0)
 }
 
 // guardOf is subflow k's slow-start guard.

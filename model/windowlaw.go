@@ -59,7 +59,7 @@ type windowFluid struct {
 
 var (
 	_ FluidLaw              = (*windowFluid)(nil)
-	_ InverseWindowIncrease = (*windowFluid)(nil)
+	_ AckIncrement = (*windowFluid)(nil)
 	_ EventLaw              = (*windowEvent)(nil)
 )
 
@@ -82,9 +82,14 @@ func (f *windowFluid) Deriv(dx, x []float64, o Observation) {
 	dx[0] = f.win.Limit(x[0], rate)
 }
 
-// InverseWindowIncrease: a rule's increase per RTT is spread over the round's W ACKs,
-// PerRTT/W each.
-func (f *windowFluid) InverseWindowIncrease([]float64, Observation) bool { return !f.win.SlowStart }
+// AckIncrement: one packet per ACK in slow start; after it, a rule's increase per RTT is
+// spread over the round's W ACKs, PerRTT/W each.
+func (f *windowFluid) AckIncrement(x []float64, o Observation) float64 {
+	if f.win.SlowStart {
+		return 1
+	}
+	return f.rule.PerRTT(x[0], o) / x[0]
+}
 
 func (f *windowFluid) Guard(x []float64, _ Observation) float64 { return f.win.Guard(x[0]) }
 

@@ -112,7 +112,7 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	var fl, pk *model.Result
 	for _, g := range groups {
 		sub := g.scenario(sc)
-		f, err := fluid.Run(ctx, sub, fluid.Settings{Seed: seed, Form: Form})
+		f, err := fluid.Run(ctx, sub, fluid.Settings{Seed: seed, Form: Form, SACK: set.SACK})
 		if err != nil {
 			return nil, fmt.Errorf("fluid engine: %w", err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/packet"
 )
@@ -100,10 +101,11 @@ func parseParam(s string) (algo, name string, value float64, err error) {
 func runCommand() *cli.Command {
 	flags := append(scenarioFlags(),
 		&cli.StringFlag{Name: "engine", Value: "fluid", Usage: "fluid or packet"},
+		&cli.StringFlag{Name: "form", Value: fluid.FormHybrid, Usage: "fluid engine: hybrid (the textbook sawtooth) or hybrid-recovery (counted as a packet sender counts, what validate runs)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw"},
 		&cli.StringFlag{Name: "trace", Usage: "write the time series as CSV to `FILE`"},
 		&cli.StringFlag{Name: "sample", Value: "", Usage: "trace interval (default: duration/1000)"},
-		&cli.BoolFlag{Name: "sack", Usage: "packet engine: SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe"},
+		&cli.BoolFlag{Name: "sack", Usage: "SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe: every hole of a window repaired in one round trip (both engines)"},
 		&cli.StringFlag{Name: "jitter", Usage: "packet engine: random send delay up to this (e.g. 1ms), to break drop-tail phase effects"},
 		&cli.BoolFlag{Name: "delayed-ack", Usage: "every flow's receiver acknowledges every second packet (both engines; a scenario sets it per flow with delayed_ack)"},
 		&cli.Float64Flag{Name: "initial-ssthresh", Usage: "every flow's first slow-start threshold, packets; 0: the receiver window, a fresh slow start (a scenario sets it per flow with initial_ssthresh)"},
@@ -160,7 +162,16 @@ func runAction(c *cli.Context) error {
 			return fmt.Errorf("%w: --jitter: %w", errUsage, err)
 		}
 	}
-	res, err := runEngine(c.Context, c.String("engine"), sc, c.Uint64("seed"), sample, pkt)
+	form := c.String("form")
+	if form != fluid.FormHybrid && form != fluid.FormHybridRecovery {
+		return fmt.Errorf("%w: --form %q: want %s or %s", errUsage, form, fluid.FormHybrid, fluid.FormHybridRecovery)
+	}
+	var res *model.Result
+	if c.String("engine") == "fluid" {
+		res, err = fluid.Run(c.Context, sc, fluid.Settings{Seed: c.Uint64("seed"), SampleS: sample, Form: form, SACK: pkt.SACK})
+	} else {
+		res, err = runEngine(c.Context, c.String("engine"), sc, c.Uint64("seed"), sample, pkt)
+	}
 	if err != nil {
 		return err
 	}

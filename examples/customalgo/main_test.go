@@ -27,14 +27,16 @@ func (w wrapped) NewEvent(c model.FlowConfig) model.EventLaw { return w.inner.Ne
 
 type wrappedFluid struct{ model.FluidLaw }
 
-func (f wrappedFluid) InverseWindowIncrease(x []float64, o model.Observation) bool {
-	i, ok := f.FluidLaw.(model.InverseWindowIncrease)
-	return ok && i.InverseWindowIncrease(x, o)
+func (f wrappedFluid) AckIncrement(x []float64, o model.Observation) float64 {
+	if i, ok := f.FluidLaw.(model.AckIncrement); ok {
+		return i.AckIncrement(x, o)
+	}
+	return 0
 }
 
 var (
 	_ model.RecoveryStyle         = wrapped{}
-	_ model.InverseWindowIncrease = wrappedFluid{}
+	_ model.AckIncrement  = wrappedFluid{}
 )
 
 var register = sync.OnceFunc(func() {
