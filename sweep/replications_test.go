@@ -102,8 +102,8 @@ func TestSweepReplications(t *testing.T) {
 // its other rows are kept, and the table merges from shards.
 func TestSweepFailedPoint(t *testing.T) {
 	spec := Spec{
-		Axes:    []Axis{{Name: "p", Values: []float64{0, 1e-4, 3e-4}}, {Name: "duration", Values: []float64{2}}},
-		Metrics: []string{MetricThroughput},
+		Axes:         []Axis{{Name: "p", Values: []float64{0, 1e-4, 3e-4}}, {Name: "duration", Values: []float64{2}}},
+		Metrics:      []string{MetricThroughput},
 		Replications: 2,
 		Run: func(ctx context.Context, sc *model.Scenario, req Request) (*model.Result, error) {
 			if sc.Links[1].LossP == 1e-4 {
