@@ -448,7 +448,9 @@ func WriteScenarioYAML(w io.Writer, s *Scenario) error {
 	unit := func(v float64, parse func(string) (float64, error), units ...any) *yaml.Node {
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: formatUnit(v, parse, units...)}
 	}
-	rate := func(v float64) *yaml.Node { return unit(v, ParseRate, 1e9, "Gbps", 1e6, "Mbps", 1e3, "kbps", 1.0, "bps") }
+	rate := func(v float64) *yaml.Node {
+		return unit(v, ParseRate, 1e9, "Gbps", 1e6, "Mbps", 1e3, "kbps", 1.0, "bps")
+	}
 	dur := func(v float64) *yaml.Node { return unit(v, ParseDuration, 1.0, "s", 1e-3, "ms", 1e-6, "us") }
 	size := func(v float64) *yaml.Node {
 		return unit(v, ParseSize, float64(1<<30), "GiB", float64(1<<20), "MiB", float64(1<<10), "KiB", 1e9, "GB", 1e6, "MB", 1e3, "KB", 1.0, "B")
