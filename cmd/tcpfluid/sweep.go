@@ -34,6 +34,15 @@ const (
 
 const sweepDescription = `Runs a scenario (--scenario FILE or --builtin NAME; default seed000-dumbbell) at every
 point of a parameter grid and prints one row per point: point, the parameters, the metrics.
+The scenario options of 'tcpfluid run' apply to the base: --algo, --drop-rule, --duration,
+--delayed-ack, --initial-ssthresh, and with --engine packet --sack and --jitter.
+
+Built-in experiments carry their own sweep, run when --param (and --metric, --replications)
+are not given; 'tcpfluid scenario list' shows them, 'tcpfluid scenario show NAME' prints any
+built-in as YAML to edit and pass back with --scenario:
+  seed000-colo-gamma  γ on slow start: drops before the first loss, peak queue, time to 90%
+  seed000-colo-alpha  α_max on queueing after random losses (8 replications)
+  seed000-colo-beta   β_min on friendliness against 4 Reno, with and without random loss
 
 --param name=grid (repeatable) names an algorithm parameter algo.param, set on every flow
 running that algorithm (colo.gamma, colo.alpha_max, colo.beta_min, cubic.beta; see
@@ -49,18 +58,37 @@ min:max:count (linear), min:max:count:log, or a comma list: colo.gamma=0.5:3:6,
 p=1e-6:1e-2:5:log, rtt=50ms,100ms,200ms. Points run in row-major order (the first --param
 varies slowest) on --workers goroutines.
 
---metric (comma list, default all): throughput_bps, goodput_bps (sums over flows),
-utilisation, mean_queue_pkts (bottleneck), mean_cwnd_pkts (mean over flows), loss_events,
-dropped_pkts (sums), loss_rate (loss events / sent packets), jain (Jain's index of the
-flows' throughputs), completion_time_s (latest finite flow; null if none or unfinished).
+--metric (comma list): throughput_bps, goodput_bps (sums over flows), utilisation,
+mean_queue_pkts (bottleneck), mean_cwnd_pkts (mean over flows), loss_events, dropped_pkts
+(sums), loss_rate (loss events / sent packets), jain (Jain's index of the flows'
+throughputs; null with one flow), completion_time_s (latest finite flow; null if none or
+unfinished); slow start (flow 0's first loss event ends it): first_loss_s, first_loss_drops_pkts
+(packets dropped until then: the overshoot), peak_queue_pkts and time_to_90pct_s (first time
+the bottleneck delivers 90% of its capacity; both sampled every min(RTT/10, duration/100));
+per flow: throughput_bps:FLOW, share:FLOW (of the total throughput), mean_cwnd_pkts:FLOW.
+Default: the first ten without jain for one flow, and the per-flow three for 2 to 8 flows.
+
+--replications N runs each point N times with seeds derived from --seed, the point and the
+replicate, and reports each metric's mean with METRIC_sd (standard deviation) and
+METRIC_ci95 (half width of the 95% confidence interval of the mean, Student's t); a metric
+some replicate lacks is null. Tables show mean ± ci95, charts the band mean ± ci95.
+
+A point whose run fails keeps its row, with the error and null metrics; the sweep goes on,
+prints every row, and exits 1. Undefined figures are null in JSON and CSV, - in tables; the
+notes (JSON "notes", CSV "# note:" lines, lines after the table) say which metrics are null
+or unchanged everywhere, and when no metric changed, that the parameter had no effect and
+why when the scenario shows it (colo.gamma when the first ssthresh is above the overflow).
 
 Sharding: --shard k/n runs the points i with i mod n = k. Without --shard, the shard comes
 from SLURM_ARRAY_TASK_ID (k = (ID - SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP, n =
 SLURM_ARRAY_TASK_COUNT, else (MAX - MIN) / STEP + 1, or --shards N) or from a Kubernetes
 Indexed Job's JOB_COMPLETION_INDEX (k; n = --shards N, the Job's spec.completions).
-Each point's seed is derived from --seed and the point's parameters, so results do not
-depend on sharding or workers, and 'tcpfluid sweep merge' of the shards' outputs equals
-the unsharded output byte for byte (in the same --format).
+Each run's seed is derived from --seed, the point's parameters and the replicate, so results
+do not depend on sharding or workers, and 'tcpfluid sweep merge' of the shards' outputs
+equals the unsharded output byte for byte (in the same --format). Every output names its
+sweep (JSON "spec"; CSV a first line "# tcpfluid sweep {...}"): merge refuses, with exit 1
+naming the file, parts of another sweep (scenario, algorithm and parameters, engine and
+options, seed, replications, axes, metrics), of another format, overlapping, or incomplete.
 
 --out DIR writes a chart of the sweep (lines for one parameter, heatmaps and lines for
 two; a table only for more) as DIR/index.html, SVG figures and CSV/JSON data.`
@@ -108,8 +136,10 @@ func sweepCommand() *cli.Command {
 			Usage:     "merge the outputs of a sweep's shards into the output of the whole sweep",
 			ArgsUsage: "FILE...",
 			Description: "Reads the JSON or CSV outputs of 'tcpfluid sweep --shard k/n' (told apart by content), " +
-				"checks that they come from the same sweep and that every point is present once (a point given " +
-				"twice must be identical), and writes the rows sorted by point.",
+				"checks that they come from one sweep (scenario, algorithms and parameters, engine and options, seed, " +
+				"replications, axes, metrics, format) and that together they hold every point exactly once, and writes " +
+				"the rows sorted by point; otherwise it exits 1 naming the file and what differs. Exits 1 too, after " +
+				"the output, when the merged sweep has failed points.",
 			Flags:  []cli.Flag{sweepOutFlag(), formatFlag()},
 			Action: sweepMergeAction,
 		}},
