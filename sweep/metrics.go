@@ -29,8 +29,8 @@ const (
 	// reduction), which ends a slow start from a large threshold.
 	MetricFirstLoss      = "first_loss_s"          // time of flow 0's first loss event, s; null when it has none
 	MetricFirstLossDrops = "first_loss_drops_pkts" // packets dropped (every flow, any link) until flow 0's first loss event: the slow-start overshoot; null when it has none
-	MetricPeakQueue      = "peak_queue_pkts"       // bottleneck's largest queue, packets, sampled every TraceStep
-	MetricTime90         = "time_to_90pct_s"       // first time the bottleneck delivers ≥ 90% of its capacity over one TraceStep, s; null when it never does
+	MetricPeakQueue      = "peak_queue_pkts"       // bottleneck's largest queue, packets, sampled every traceStep
+	MetricTime90         = "time_to_90pct_s"       // first time the bottleneck has delivered ≥ 90% of its capacity over the round trip before, s (sampled every traceStep: a tenth of flow 0's round trip, at most a hundredth of the run); null when it never does
 )
 
 // Per-flow metrics are named base:FLOW, FLOW a flow of the base scenario (throughput_bps:colo,
@@ -81,7 +81,7 @@ func DefaultMetrics(base *model.Scenario, axes []Axis) []string {
 
 // needs is what a metric needs of the engine beyond the run's summary.
 type needs struct {
-	trace  bool // a trace sampled every TraceStep
+	trace  bool // a trace sampled every traceStep
 	losses bool // the loss events (Result.Losses)
 	prefix bool // a second run that stops at flow 0's first loss event
 }
@@ -98,6 +98,7 @@ type run struct {
 	prefix     *model.Result // nil unless a metric needs it
 	bottleneck int
 	stepS      float64
+	rttS       float64 // flow 0's propagation round trip at this point, s
 }
 
 // metric computes one metric of a run; ok is false when it does not exist.
@@ -222,12 +223,15 @@ func firstLossEvents(res *model.Result) int {
 	return n
 }
 
-// time90 is the first trace time at which the flows crossing the bottleneck delivered, over
-// the step before it, at least 90% of the bottleneck's capacity in wire bits.
+// time90 is the first trace time t at which the flows crossing the bottleneck delivered,
+// over the round trip before it (flow 0's propagation round trip), at least 90% of what the
+// bottleneck carries in that time, in wire bits. Over a round trip, not one sample step: a
+// packet sender in slow start delivers its window as one burst at the link's rate each
+// round trip.
 func time90(r *run) (float64, bool) {
 	sc := r.sc
 	capBps := sc.Links[r.bottleneck].CapacityBps
-	wireBits := map[int]float64{} // flow → bits per delivered packet, for flows crossing the bottleneck
+	wireBits := map[int]float64{} // flow<<16|subflow → bits per delivered packet, for flows crossing the bottleneck
 	for i, f := range sc.Flows {
 		for k, p := range f.PathNames() {
 			if slices.Contains(sc.PathLinks(sc.PathIndex(p)), r.bottleneck) {
@@ -235,33 +239,38 @@ func time90(r *run) (float64, bool) {
 			}
 		}
 	}
+	// ts[i], bits[i]: sample times and the bits delivered up to each.
+	var ts, bits []float64
 	last := map[int]float64{}
-	bits, t := 0.0, math.NaN()
-	flush := func() (float64, bool) {
-		if !math.IsNaN(t) && t >= r.stepS*(1-1e-9) && bits >= 0.9*capBps*r.stepS {
-			return t, true
-		}
-		return 0, false
-	}
+	total := 0.0
 	for _, s := range r.res.Trace {
 		if s.Flow < 0 {
 			continue
 		}
-		if s.TS != t {
-			if v, ok := flush(); ok {
-				return v, true
-			}
-			t, bits = s.TS, 0
+		if len(ts) == 0 || s.TS != ts[len(ts)-1] {
+			ts, bits = append(ts, s.TS), append(bits, total)
 		}
 		key := s.Flow<<16 | s.Subflow
-		w, ok := wireBits[key]
-		if !ok {
+		if w, ok := wireBits[key]; ok {
+			total += (s.DeliveredPkts - last[key]) * w
+			last[key] = s.DeliveredPkts
+			bits[len(bits)-1] = total
+		}
+	}
+	rtt := r.rttS
+	j := 0
+	for i, t := range ts {
+		if t < rtt*(1-1e-9) {
 			continue
 		}
-		bits += (s.DeliveredPkts - last[key]) * w
-		last[key] = s.DeliveredPkts
+		for j+1 < len(ts) && ts[j+1] <= t-rtt*(1-1e-9) {
+			j++
+		}
+		if bits[i]-bits[j] >= 0.9*capBps*(t-ts[j]) && t > ts[j] {
+			return t, true
+		}
 	}
-	return flush()
+	return 0, false
 }
 
 // perFlow is a per-flow metric base:flow.

@@ -193,3 +193,31 @@ func TestSweepNotes(t *testing.T) {
 		t.Errorf("notes %q with a threshold the concave part reaches", notes)
 	}
 }
+
+// time_to_90pct_s: the first sample at which the round trip before it carried 90% of the
+// link; peak_queue_pkts: the largest sampled queue.
+func TestSweepTraceMetrics(t *testing.T) {
+	sc := &model.Scenario{
+		Links: []model.Link{{Name: "b", CapacityBps: 8e6}},
+		Paths: []model.Path{{Name: "p", Links: []string{"b"}}},
+		Flows: []model.Flow{{Name: "f", Path: "p", MSSBytes: 1000}},
+	}
+	res := &model.Result{}
+	for k := range 31 {
+		ts := float64(k) / 10
+		// Idle until 1 s, then the link's 1000 packets/s.
+		res.Trace = append(res.Trace, model.Sample{TS: ts, Flow: 0, DeliveredPkts: math.Max(ts-1, 0) * 1000},
+			model.Sample{TS: ts, Flow: -1, Link: "b", QueuePkts: 10 - math.Abs(ts-2)})
+	}
+	r := &run{sc: sc, res: res, bottleneck: 0, stepS: 0.1, rttS: 0.5}
+	if v, ok := time90(r); !ok || math.Abs(v-1.5) > 1e-9 {
+		t.Errorf("time to 90%% = %v, %v; want 1.5 s (0.45 s of the 0.5 s round trip at the link's rate)", v, ok)
+	}
+	if v, ok := metricFuncs[MetricPeakQueue].value(r); !ok || v != 10 {
+		t.Errorf("peak queue %v, %v; want 10", v, ok)
+	}
+	res.Trace = res.Trace[:30] // the run ends at 1.4 s: 0.4 s of the last round trip at the link's rate
+	if v, ok := time90(r); ok {
+		t.Errorf("time to 90%% = %v with 80%% of a round trip delivered, want none", v)
+	}
+}

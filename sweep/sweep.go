@@ -451,6 +451,9 @@ func (p *plan) run(ctx context.Context, i, r int) ([]*float64, error) {
 	if p.needs.trace {
 		m.stepS = p.traceStep(sc)
 		req.SampleS = m.stepS
+		if len(sc.Flows) > 0 {
+			m.rttS = sc.PathRTTS(sc.PathIndex(sc.Flows[0].PathNames()[0]))
+		}
 	}
 	if m.res, err = p.Run(ctx, sc, req); err != nil {
 		return nil, err
