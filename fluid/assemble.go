@@ -107,7 +107,7 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 		ff := subflow{
 			subflowSpec: subflowSpec{idx: idx, flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware,
 				recovery: model.RecoveryOf(alg),
-				name:         name, algo: f.Algorithm, path: pathName, links: links, law: law,
+				name:     name, algo: f.Algorithm, path: pathName, links: links, law: law,
 				mss: f.MSSBytes, wire: f.MSSBytes + f.HeaderBytes, rwnd: rwnd, start: f.StartS, stop: f.StopS,
 				off: lawOff, nLaw: law.Vars(), cnt: lay.reserve(flowCounters), watch: -1,
 				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(idx)))},

@@ -60,24 +60,24 @@ type subflowSpec struct {
 	routeAware bool // seed 002's route-change-aware sender
 	// recovery is how the sender repairs losses (model.RecoveryStyle), which decides when
 	// several holes in one window cost it a timeout (timesOut).
-	recovery model.Recovery
-	guards       uint8 // bit k: guard slot k can fire for this subflow (guards.go)
-	name         string
-	algo         string
-	path         string
-	links        []int // link indices in path order
-	law          model.FluidLaw
-	mss          float64 // payload bytes per packet
-	wire         float64 // bytes per packet on the wire: payload and header
-	rwnd         float64 // packets
-	start, stop  float64 // s
-	sizePkt      float64 // 0: long-lived
-	off, nLaw    int     // offset and length of the law's variables (shared by subflows)
-	cnt          int     // offset of the subflow's counters
-	periodic     bool    // a link of its path has periodic loss
-	randomLoss   bool    // a link of its path has random loss
-	watch        float64 // watched window level, packets; -1 when none
-	rng          *rand.Rand
+	recovery    model.Recovery
+	guards      uint8 // bit k: guard slot k can fire for this subflow (guards.go)
+	name        string
+	algo        string
+	path        string
+	links       []int // link indices in path order
+	law         model.FluidLaw
+	mss         float64 // payload bytes per packet
+	wire        float64 // bytes per packet on the wire: payload and header
+	rwnd        float64 // packets
+	start, stop float64 // s
+	sizePkt     float64 // 0: long-lived
+	off, nLaw   int     // offset and length of the law's variables (shared by subflows)
+	cnt         int     // offset of the subflow's counters
+	periodic    bool    // a link of its path has periodic loss
+	randomLoss  bool    // a link of its path has random loss
+	watch       float64 // watched window level, packets; -1 when none
+	rng         *rand.Rand
 }
 
 // subflowState is the discrete state events change.

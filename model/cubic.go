@@ -56,13 +56,13 @@ type cubic struct {
 }
 
 var (
-	_ Algorithm             = (*cubic)(nil)
-	_ ResponseReferencer    = (*cubic)(nil)
-	_ ConvergeReferencer    = (*cubic)(nil)
-	_ FluidLaw              = (*cubicFluid)(nil)
-	_ AckIncrement          = (*cubicFluid)(nil)
-	_ RecoveryEnder         = (*cubicFluid)(nil)
-	_ EventLaw              = (*cubicEvent)(nil)
+	_ Algorithm          = (*cubic)(nil)
+	_ ResponseReferencer = (*cubic)(nil)
+	_ ConvergeReferencer = (*cubic)(nil)
+	_ FluidLaw           = (*cubicFluid)(nil)
+	_ AckIncrement       = (*cubicFluid)(nil)
+	_ RecoveryEnder      = (*cubicFluid)(nil)
+	_ EventLaw           = (*cubicEvent)(nil)
 )
 
 // ResponseReference is RFC 9438 §5's cubic region: W̄ = (C·(3+β)/(4(1−β)))^¼·τ^¾/p^¾

@@ -145,13 +145,13 @@ type mptcp struct {
 func (a *mptcp) Multipath() bool { return true }
 
 var (
-	_ Algorithm             = (*mptcp)(nil)
-	_ Multipath             = (*mptcp)(nil)
-	_ FluidLaw              = (*coupledFluid)(nil)
-	_ AckIncrement          = (*coupledFluid)(nil)
-	_ SubflowSsthresh       = (*coupledFluid)(nil)
-	_ MultipathEventLaw     = (*coupledEvent)(nil)
-	_ SubflowSsthresh       = (*coupledEvent)(nil)
+	_ Algorithm         = (*mptcp)(nil)
+	_ Multipath         = (*mptcp)(nil)
+	_ FluidLaw          = (*coupledFluid)(nil)
+	_ AckIncrement      = (*coupledFluid)(nil)
+	_ SubflowSsthresh   = (*coupledFluid)(nil)
+	_ MultipathEventLaw = (*coupledEvent)(nil)
+	_ SubflowSsthresh   = (*coupledEvent)(nil)
 )
 
 func (a *mptcp) NewFluid(c FlowConfig) FluidLaw {

@@ -58,9 +58,9 @@ type windowFluid struct {
 }
 
 var (
-	_ FluidLaw              = (*windowFluid)(nil)
+	_ FluidLaw     = (*windowFluid)(nil)
 	_ AckIncrement = (*windowFluid)(nil)
-	_ EventLaw              = (*windowEvent)(nil)
+	_ EventLaw     = (*windowEvent)(nil)
 )
 
 func (f *windowFluid) Vars() int { return 1 }

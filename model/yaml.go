@@ -4,8 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -426,4 +430,189 @@ func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
 	f.RwndBytes = rwndPkts * mss
 	d.lines[at+".rwnd"] = line // range errors on the resolved window point at rwnd_pkts
 	return nil
+}
+
+// WriteScenarioYAML writes a scenario as the YAML document LoadScenario reads: keys as
+// LoadScenario lists them, quantities with units where the unit form reads back exactly
+// (100Mbps, 10ms, 1GiB, 1bdp), otherwise plain numbers in bit/s, seconds, bytes and packets;
+// zero and default fields are left out. LoadScenario of the output gives back the scenario
+// as validated (a buffer given in BDP stays in BDP).
+func WriteScenarioYAML(w io.Writer, s *Scenario) error {
+	doc := &yaml.Node{Kind: yaml.MappingNode}
+	put := func(m *yaml.Node, key string, v *yaml.Node) {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+	}
+	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v, Tag: "!!str"} }
+	num := func(v float64) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: formatExact(v)} }
+	flag := func(v bool) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(v)} }
+	unit := func(v float64, parse func(string) (float64, error), units ...any) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: formatUnit(v, parse, units...)}
+	}
+	rate := func(v float64) *yaml.Node {
+		return unit(v, ParseRate, 1e9, "Gbps", 1e6, "Mbps", 1e3, "kbps", 1.0, "bps")
+	}
+	dur := func(v float64) *yaml.Node { return unit(v, ParseDuration, 1.0, "s", 1e-3, "ms", 1e-6, "us") }
+	size := func(v float64) *yaml.Node {
+		return unit(v, ParseSize, float64(1<<30), "GiB", float64(1<<20), "MiB", float64(1<<10), "KiB", 1e9, "GB", 1e6, "MB", 1e3, "KB", 1.0, "B")
+	}
+	seq := func() *yaml.Node { return &yaml.Node{Kind: yaml.SequenceNode} }
+	mapping := func() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
+	names := func(ns []string) *yaml.Node {
+		n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, x := range ns {
+			n.Content = append(n.Content, str(x))
+		}
+		return n
+	}
+
+	if s.Name != "" {
+		put(doc, "name", str(s.Name))
+	}
+	if s.Description != "" {
+		put(doc, "description", str(s.Description))
+	}
+	put(doc, "duration", dur(s.DurationS))
+	if s.DropRule != "" {
+		put(doc, "drop_rule", str(string(s.DropRule)))
+	}
+	links := seq()
+	for _, l := range s.Links {
+		m := mapping()
+		put(m, "name", str(l.Name))
+		put(m, "capacity", rate(l.CapacityBps))
+		put(m, "delay", dur(l.DelayS))
+		if l.BufferBDP > 0 {
+			put(m, "buffer", &yaml.Node{Kind: yaml.ScalarNode, Value: formatExact(l.BufferBDP) + "bdp"})
+		} else {
+			put(m, "buffer", num(l.BufferPkts))
+		}
+		if l.Queue != "" && l.Queue != QueueDropTail {
+			put(m, "queue", str(string(l.Queue)))
+		}
+		if l.Queue == QueueRED {
+			red := mapping()
+			put(red, "min_thresh", num(l.RED.MinThPkts))
+			put(red, "max_thresh", num(l.RED.MaxThPkts))
+			put(red, "max_p", num(l.RED.MaxP))
+			put(red, "q_weight", num(l.RED.Weight))
+			put(m, "red", red)
+		}
+		if (l.Loss != "" && l.Loss != LossNone) || l.LossP != 0 {
+			loss := mapping()
+			if l.Loss != "" {
+				put(loss, "model", str(string(l.Loss)))
+			}
+			put(loss, "p", num(l.LossP))
+			put(m, "loss", loss)
+		}
+		links.Content = append(links.Content, m)
+	}
+	put(doc, "links", links)
+	paths := seq()
+	for _, p := range s.Paths {
+		m := mapping()
+		put(m, "name", str(p.Name))
+		put(m, "links", names(p.Links))
+		paths.Content = append(paths.Content, m)
+	}
+	put(doc, "paths", paths)
+	flows := seq()
+	for _, f := range s.Flows {
+		m := mapping()
+		put(m, "name", str(f.Name))
+		put(m, "algorithm", str(f.Algorithm))
+		if len(f.Params) > 0 {
+			params := mapping()
+			for _, k := range slices.Sorted(maps.Keys(f.Params)) {
+				put(params, k, num(f.Params[k]))
+			}
+			put(m, "params", params)
+		}
+		if len(f.Paths) > 0 {
+			put(m, "paths", names(f.Paths))
+		} else {
+			put(m, "path", str(f.Path))
+		}
+		for _, b := range []struct {
+			key string
+			v   bool
+		}{{"route_aware", f.RouteAware}, {"delayed_ack", f.DelayedAck}, {"window_scaling", f.WindowScaling}} {
+			if b.v {
+				put(m, b.key, flag(true))
+			}
+		}
+		for _, q := range []struct {
+			key string
+			v   float64
+			n   func(float64) *yaml.Node
+		}{
+			{"start", f.StartS, dur}, {"stop", f.StopS, dur}, {"size", f.SizeBytes, size}, {"mss", f.MSSBytes, size},
+			{"header_bytes", f.HeaderBytes, size}, {"rwnd", f.RwndBytes, size}, {"initial_cwnd", f.InitialCwnd, num},
+			{"initial_ssthresh", f.InitialSsthresh, num},
+		} {
+			if q.v != 0 {
+				put(m, q.key, q.n(q.v))
+			}
+		}
+		flows.Content = append(flows.Content, m)
+	}
+	put(doc, "flows", flows)
+	if len(s.CBR) > 0 {
+		cbr := seq()
+		for _, c := range s.CBR {
+			m := mapping()
+			put(m, "name", str(c.Name))
+			put(m, "path", str(c.Path))
+			put(m, "rate", rate(c.RateBps))
+			if c.PacketBytes != 0 {
+				put(m, "packet_size", size(c.PacketBytes))
+			}
+			if c.StartS != 0 {
+				put(m, "start", dur(c.StartS))
+			}
+			if c.StopS != 0 {
+				put(m, "stop", dur(c.StopS))
+			}
+			cbr.Content = append(cbr.Content, m)
+		}
+		put(doc, "cbr", cbr)
+	}
+	if len(s.Events) > 0 {
+		events := seq()
+		for _, e := range s.Events {
+			m := mapping()
+			put(m, "at", dur(e.AtS))
+			put(m, "kind", str(string(e.Kind)))
+			put(m, "link", str(e.Link))
+			if e.DelayS != 0 {
+				put(m, "delay", dur(e.DelayS))
+			}
+			events.Content = append(events.Content, m)
+		}
+		put(doc, "events", events)
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+// formatExact is v's shortest exact decimal form.
+func formatExact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// formatUnit writes v in the shortest of the forms number+unit of the (factor, unit) pairs
+// of units that parse reads back exactly, numbers of at least 1 first (100ms, 1GiB, 1460B,
+// not 0.1s), else as a plain number with the last pair's unit.
+func formatUnit(v float64, parse func(string) (float64, error), units ...any) string {
+	best, small := formatExact(v)+units[len(units)-1].(string), true
+	for i := 0; i+1 < len(units); i += 2 {
+		f, u := units[i].(float64), units[i+1].(string)
+		s, lt1 := formatExact(v/f)+u, math.Abs(v/f) < 1
+		if got, err := parse(s); err == nil && got == v && (small && !lt1 || lt1 == small && len(s) < len(best)) {
+			best, small = s, lt1
+		}
+	}
+	return best
 }

@@ -21,7 +21,8 @@ type Seed struct {
 // Index lists the seeds in order.
 var Index = []Seed{
 	{ID: "000", Title: "COLO TCP: concave slow start, adaptive increase and decrease", Source: "Lee & Chung, JKIICE 18(7), 2014",
-		Scenarios: []string{"seed000-dumbbell", "seed000-colo-random-loss", "seed000-slow-start"}, Notebook: "notebooks/seed000-colo-tcp.ipynb"},
+		Scenarios: []string{"seed000-dumbbell", "seed000-colo-random-loss", "seed000-slow-start",
+			"seed000-colo-gamma", "seed000-colo-alpha", "seed000-colo-beta"}, Notebook: "notebooks/seed000-colo-tcp.ipynb"},
 	{ID: "001", Title: "MPTCP LIA and VLIA on paths of very different BDP", Source: "Kim, Han & Lee, JITAE 2020",
 		Scenarios: []string{"seed001-mptcp"}, Notebook: "notebooks/seed001-mptcp.ipynb"},
 	{ID: "002", Title: "Route-change-aware TCP for wireless mesh networks", Source: "Lee & Moon (Korean paper)",

@@ -189,10 +189,16 @@ func TestSweepShardsMergeToWhole(t *testing.T) {
 		}
 		csvParts = append(csvParts, fromCSV)
 	}
-	// Given out of order and with shard 1 twice: identical rows are kept once.
-	merged, err := Merge(parts[2], parts[0], parts[1], parts[1])
+	// Given out of order; shard 1 twice is an overlap.
+	merged, err := Merge(parts[2], parts[0], parts[1])
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := Merge(parts[2], parts[0], parts[1], parts[1]); !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "is in both part 3 and part 4") {
+		t.Errorf("shard given twice: %v", err)
+	}
+	if _, err := Merge(parts[0], csvParts[1], parts[2]); !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "format csv, not json") {
+		t.Errorf("JSON and CSV parts: %v", err)
 	}
 	if got, want := sweepJSONBytes(t, merged), sweepJSONBytes(t, whole); !bytes.Equal(got, want) {
 		t.Errorf("merged JSON differs from the whole sweep's:\n%s\n%s", got, want)
@@ -208,7 +214,12 @@ func TestSweepShardsMergeToWhole(t *testing.T) {
 		t.Errorf("merged CSV differs from the whole sweep's:\n%s\n%s", got.String(), want.String())
 	}
 	if !slices.EqualFunc(mergedCSV.Axes, whole.Axes, func(a, b Axis) bool { return a.Name == b.Name && slices.Equal(a.Values, b.Values) }) {
-		t.Errorf("axes recovered from CSV %v, want %v", mergedCSV.Axes, whole.Axes)
+		t.Errorf("axes read from CSV %v, want %v", mergedCSV.Axes, whole.Axes)
+	}
+	for _, r := range whole.Rows {
+		if r.Metrics[4] != nil {
+			t.Errorf("point %d: jain %v with one flow, want null", r.Point, *r.Metrics[4])
+		}
 	}
 	// Conservation: no flow set delivers more than the 100 Mb/s bottleneck carries, and a
 	// utilisation is a fraction.
@@ -239,7 +250,7 @@ func TestSweepSeedsFollowThePoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameRow(Row{Params: alone.Rows[0].Params, Metrics: alone.Rows[0].Metrics}, Row{Params: whole.Rows[5].Params, Metrics: whole.Rows[5].Metrics}) {
+	if !slices.Equal(alone.Rows[0].Params, whole.Rows[5].Params) || !slices.EqualFunc(alone.Rows[0].Metrics, whole.Rows[5].Metrics, equalValue) {
 		t.Errorf("point buffer=1 p=3e-4 alone %v, in the grid %v: want equal", alone.Rows[0], whole.Rows[5])
 	}
 	// The seed is used: another sweep seed draws other random losses.
@@ -257,8 +268,9 @@ func TestSweepSeedsFollowThePoint(t *testing.T) {
 		t.Errorf("seeds 7 and 8 gave throughputs %v and %v without random loss", *whole.Rows[0].Metrics[0], *reseeded.Rows[0].Metrics[0])
 	}
 	axes := []Axis{{Name: "a.b"}, {Name: "rtt"}}
-	s1 := pointSeed(1, axes, []float64{1, 0.1})
-	if s1 != pointSeed(1, axes, []float64{1, 0.1}) || s1 == pointSeed(1, axes, []float64{1, 0.2}) || s1 == pointSeed(2, axes, []float64{1, 0.1}) {
+	s1 := runSeed(1, axes, []float64{1, 0.1}, 0)
+	if s1 != runSeed(1, axes, []float64{1, 0.1}, 0) || s1 == runSeed(1, axes, []float64{1, 0.2}, 0) || s1 == runSeed(2, axes, []float64{1, 0.1}, 0) ||
+		s1 == runSeed(1, axes, []float64{1, 0.1}, 1) {
 		t.Errorf("point seeds do not follow the seed and the point")
 	}
 }
@@ -407,8 +419,8 @@ func TestSweepMetrics(t *testing.T) {
 	sc := &model.Scenario{Flows: []model.Flow{{SizeBytes: 1e6}, {}}}
 	res := &model.Result{
 		Flows: []model.FlowResult{
-			{MeanThroughputBps: 3e7, GoodputBps: 2.5e7, MeanCwndPkts: 30, LossEvents: 3, SentPkts: 1000, DroppedPkts: 4, CompletionTimeS: &ct},
-			{MeanThroughputBps: 1e7, GoodputBps: 1e7, MeanCwndPkts: 10, LossEvents: 1, SentPkts: 1000, DroppedPkts: 1},
+			{Flow: 0, MeanThroughputBps: 3e7, GoodputBps: 2.5e7, MeanCwndPkts: 30, LossEvents: 3, SentPkts: 1000, DroppedPkts: 4, CompletionTimeS: &ct},
+			{Flow: 1, Name: "b", MeanThroughputBps: 1e7, GoodputBps: 1e7, MeanCwndPkts: 10, LossEvents: 1, SentPkts: 1000, DroppedPkts: 1},
 		},
 		Links: []model.LinkResult{{}, {MeanQueuePkts: 17, Utilisation: 0.4}},
 	}
@@ -427,8 +439,17 @@ func TestSweepMetrics(t *testing.T) {
 		{MetricMeanQueue, 17, true},
 		{MetricJain, 0.8, true}, // (4e7)² / (2 × (9e14 + 1e14))
 		{MetricCompletion, 12.5, true},
+		{"throughput_bps:b", 1e7, true},
+		{"share:b", 0.25, true},
+		{"mean_cwnd_pkts:b", 10, true},
+		{"share:zz", 0, false},
+		{MetricFirstLoss, 0, false},
 	} {
-		got, ok := metricFuncs[c.metric](sc, res, 1)
+		m, err := lookupMetric(c.metric)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := m.value(&run{sc: sc, res: res, bottleneck: 1})
 		if ok != c.ok || math.Abs(got-c.want) > 1e-12*math.Abs(c.want) {
 			t.Errorf("%s = %v, %v; want %v, %v", c.metric, got, ok, c.want, c.ok)
 		}
@@ -437,8 +458,12 @@ func TestSweepMetrics(t *testing.T) {
 		t.Errorf("%d metric functions for %d metrics", len(metricFuncs), len(AllMetrics))
 	}
 	res.Flows[0].CompletionTimeS = nil
-	if _, ok := metricFuncs[MetricCompletion](sc, res, 1); ok {
+	if _, ok := metricFuncs[MetricCompletion].value(&run{sc: sc, res: res, bottleneck: 1}); ok {
 		t.Errorf("completion time of an unfinished transfer exists, want null")
+	}
+	one := &model.Scenario{Flows: []model.Flow{{}}}
+	if _, ok := metricFuncs[MetricJain].value(&run{sc: one, res: &model.Result{Flows: res.Flows[:1]}}); ok {
+		t.Errorf("Jain's index of one flow exists, want null")
 	}
 }
 
@@ -447,36 +472,50 @@ func TestSweepMergeErrors(t *testing.T) {
 		return Row{Point: point, Params: []float64{float64(point)}, Metrics: []*float64{&v}}
 	}
 	table := func(fp string, k, n int, rows ...Row) *Table {
-		return &Table{Fingerprint: fp, Axes: []Axis{{Name: "rtt", Values: []float64{0, 1, 2}}}, Metrics: []string{"jain"}, Shard: k, Shards: n, Rows: rows}
+		return &Table{Scenario: "s", Engine: "fluid", Seed: 1, Replications: 1, Fingerprint: fp, Format: "json",
+			Axes: []Axis{{Name: "rtt", Values: []float64{0, 1, 2}}}, Metrics: []string{"jain"}, Shard: k, Shards: n, Rows: rows}
 	}
+	with := func(t *Table, f func(*Table)) *Table { f(t); return t }
+	whole := func() *Table { return table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1)) }
 	for _, c := range []struct {
 		name  string
 		parts []*Table
 		want  string
 	}{
 		{"none", nil, "no sweep outputs"},
-		{"missing shard", []*Table{table("a", 0, 2, row(0, 1), row(2, 1))}, "1 of 3 points missing, the first [1]"},
-		{"conflict", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1)), table("a", 0, 1, row(1, 0.5))}, "point 1 appears twice with different values"},
-		{"other sweep", []*Table{table("a", 0, 2, row(0, 1), row(2, 1)), table("b", 1, 2, row(1, 1))}, "part 2 comes from another sweep"},
+		{"missing shard", []*Table{table("a", 0, 2, row(0, 1), row(2, 1))}, "1 of 3 points missing, the first [1] (shards [1/2] are missing)"},
+		{"overlap", []*Table{whole(), table("a", 0, 1, row(1, 1))}, "point 1 is in both part 1 and part 2"},
+		{"other sweep", []*Table{table("a", 0, 2, row(0, 1), row(2, 1)), table("b", 1, 2, row(1, 1))}, "part 2 and part 1 come from different sweeps: fingerprint b, not a"},
 		{"wrong shard", []*Table{table("a", 0, 2, row(1, 1))}, "holds point 1, which belongs to shard 1/2"},
-		{"metrics", []*Table{table("a", 0, 1, row(0, 1)), {Axes: []Axis{{Name: "rtt"}}, Metrics: []string{"utilisation"}}}, "part 2 has axes [rtt] and metrics [utilisation]"},
+		{"metrics", []*Table{whole(), with(whole(), func(t *Table) { t.Metrics = []string{"utilisation"} })}, "metrics [utilisation], not [jain]"},
+		{"seed", []*Table{whole(), with(whole(), func(t *Table) { t.Seed = 2 })}, "seed 2, not 1"},
+		{"engine", []*Table{whole(), with(whole(), func(t *Table) { t.Engine = "packet" })}, "engine packet, not fluid"},
+		{"options", []*Table{whole(), with(whole(), func(t *Table) { t.Options = "sack" })}, `engine options "sack", not ""`},
+		{"scenario", []*Table{whole(), with(whole(), func(t *Table) { t.Scenario = "x" })}, "scenario x, not s"},
+		{"replications", []*Table{whole(), with(whole(), func(t *Table) { t.Replications = 8 })}, "8 replications, not 1"},
+		{"format", []*Table{whole(), with(whole(), func(t *Table) { t.Format = "csv" })}, "format csv, not json"},
+		{"values", []*Table{whole(), with(whole(), func(t *Table) { t.Axes = []Axis{{Name: "rtt", Values: []float64{0, 1, 5}}} })}, "axis rtt = [0 1 5], not [0 1 2]"},
+		{"named", []*Table{with(whole(), func(t *Table) { t.Source = "a.json" }), with(whole(), func(t *Table) { t.Source = "b.csv"; t.Format = "csv" })}, "b.csv and a.json come from different sweeps"},
 		{"outside", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), row(2, 1), row(3, 1))}, "point 3 is outside the grid of 3 points"},
-		{"values", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), Row{Point: 2, Params: []float64{5}, Metrics: []*float64{nil}})}, "point 2 has rtt=5, the grid has rtt=2"},
+		{"grid values", []*Table{table("a", 0, 1, row(0, 1), row(1, 1), Row{Point: 2, Params: []float64{5}, Metrics: []*float64{nil}})}, "point 2 has rtt=5, the grid has rtt=2"},
 	} {
 		_, err := Merge(c.parts...)
 		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want ErrMerge mentioning %q", c.name, err, c.want)
 		}
 	}
+	const spec = `# tcpfluid sweep {"scenario":"s","engine":"fluid","seed":1,"fingerprint":"a","axes":[{"name":"rtt","values":[1]}],"metrics":["jain"]}` + "\n"
 	for _, c := range []struct{ name, in, want string }{
 		{"empty", " \n", "empty input"},
-		{"header", "pt,rtt\n", "CSV header"},
-		{"order", "point,jain,rtt\n", `column "rtt" after the metrics`},
-		{"number", "point,rtt,jain\n0,x,1\n", "rtt = \"x\""},
-		{"nan", "point,rtt,jain\n0,1,NaN\n", "want a finite number"},
-		{"json key", `{"axes":[],"metrics":[],"rows":[{"point":0,"x":1}]}`, "rows[0] has 2 keys"},
-		{"json field", `{"axes":[],"metrics":[],"rows":[],"extra":1}`, "unknown field"},
-		{"json shard", `{"axes":[],"metrics":[],"shard":"2/2","rows":[]}`, "shard \"2/2\""},
+		{"no spec line", "point,rtt,jain,error\n", "CSV without the line"},
+		{"spec", "# tcpfluid sweep {\"x\":1}\n", "CSV line 1"},
+		{"header", spec + "pt,rtt,jain,error\n", "CSV header"},
+		{"number", spec + "point,rtt,jain,error\n0,x,1,\n", "rtt = \"x\""},
+		{"nan", spec + "point,rtt,jain,error\n0,1,NaN,\n", "want a finite number"},
+		{"json spec", `{"axes":[],"metrics":[],"rows":[]}`, "no \"spec\""},
+		{"json key", `{"spec":{},"axes":[],"metrics":[],"rows":[{"point":0,"x":1}]}`, "rows[0] has keys [point x]"},
+		{"json field", `{"spec":{},"axes":[],"metrics":[],"rows":[],"extra":1}`, "unknown field"},
+		{"json shard", `{"spec":{},"axes":[],"metrics":[],"shard":"2/2","rows":[]}`, "shard \"2/2\""},
 	} {
 		_, err := Read(strings.NewReader(c.in))
 		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), c.want) {

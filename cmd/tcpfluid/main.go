@@ -53,6 +53,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			convergeCommand(),
 			fairnessCommand(),
 			sweepCommand(),
+			scenarioCommand(),
 			validateCommand(),
 		},
 		HideHelpCommand: false,

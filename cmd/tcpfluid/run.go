@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
-	"github.com/tcpfluid/tcpfluid/packet"
 )
 
 func scenarioFlags() []cli.Flag {
@@ -105,12 +103,8 @@ func runCommand() *cli.Command {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw"},
 		&cli.StringFlag{Name: "trace", Usage: "write the time series as CSV to `FILE`"},
 		&cli.StringFlag{Name: "sample", Value: "", Usage: "trace interval (default: duration/1000)"},
-		&cli.BoolFlag{Name: "sack", Usage: "SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe: every hole of a window repaired in one round trip (both engines)"},
-		&cli.StringFlag{Name: "jitter", Usage: "packet engine: random send delay up to this (e.g. 1ms), to break drop-tail phase effects"},
-		&cli.BoolFlag{Name: "delayed-ack", Usage: "every flow's receiver acknowledges every second packet (both engines; a scenario sets it per flow with delayed_ack)"},
-		&cli.Float64Flag{Name: "initial-ssthresh", Usage: "every flow's first slow-start threshold, packets; 0: the receiver window, a fresh slow start (a scenario sets it per flow with initial_ssthresh)"},
-		formatFlag(),
 	)
+	flags = append(append(append(flags, packetOptionFlags()...), flowOptionFlags()...), formatFlag())
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run one scenario: summary and time series of every flow and queue",
@@ -142,36 +136,18 @@ func runAction(c *cli.Context) error {
 	if format != formatCSV && c.String("trace") == "" {
 		sample = 0
 	}
-	if c.Bool("delayed-ack") {
-		for i := range sc.Flows {
-			sc.Flows[i].DelayedAck = true
-		}
+	if err := applyFlowOptions(c, sc); err != nil {
+		return err
 	}
-	if c.IsSet("initial-ssthresh") {
-		v := c.Float64("initial-ssthresh")
-		if !(v >= 0) || math.IsInf(v, 1) {
-			return fmt.Errorf("%w: --initial-ssthresh %v packets, want a finite number >= 0 (0: the receiver window)", errUsage, v)
-		}
-		for i := range sc.Flows {
-			sc.Flows[i].InitialSsthresh = v
-		}
-	}
-	pkt := packet.Settings{SACK: c.Bool("sack")}
-	if j := c.String("jitter"); j != "" {
-		if pkt.JitterS, err = model.ParseDuration(j); err != nil {
-			return fmt.Errorf("%w: --jitter: %w", errUsage, err)
-		}
+	pkt, err := packetOptions(c)
+	if err != nil {
+		return err
 	}
 	form := c.String("form")
 	if form != fluid.FormHybrid && form != fluid.FormHybridRecovery {
 		return fmt.Errorf("%w: --form %q: want %s or %s", errUsage, form, fluid.FormHybrid, fluid.FormHybridRecovery)
 	}
-	var res *model.Result
-	if c.String("engine") == "fluid" {
-		res, err = fluid.Run(c.Context, sc, fluid.Settings{Seed: c.Uint64("seed"), SampleS: sample, Form: form, SACK: pkt.SACK})
-	} else {
-		res, err = runEngine(c.Context, c.String("engine"), sc, c.Uint64("seed"), sample, pkt)
-	}
+	res, err := runEngine(c.Context, c.String("engine"), form, sc, c.Uint64("seed"), sample, pkt)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tcpfluid/tcpfluid/model"
-	"github.com/tcpfluid/tcpfluid/packet"
 	"github.com/tcpfluid/tcpfluid/report"
 	"github.com/tcpfluid/tcpfluid/sweep"
 )
@@ -36,6 +34,15 @@ const (
 
 const sweepDescription = `Runs a scenario (--scenario FILE or --builtin NAME; default seed000-dumbbell) at every
 point of a parameter grid and prints one row per point: point, the parameters, the metrics.
+The scenario options of 'tcpfluid run' apply to the base: --algo, --drop-rule, --duration,
+--delayed-ack, --initial-ssthresh, and with --engine packet --sack and --jitter.
+
+Built-in experiments carry their own sweep, run when --param (and --metric, --replications)
+are not given; 'tcpfluid scenario list' shows them, 'tcpfluid scenario show NAME' prints any
+built-in as YAML to edit and pass back with --scenario:
+  seed000-colo-gamma  γ on slow start: drops before the first loss, peak queue, time to 90%
+  seed000-colo-alpha  α_max on queueing after random losses (8 replications)
+  seed000-colo-beta   β_min on friendliness against 4 Reno, with and without random loss
 
 --param name=grid (repeatable) names an algorithm parameter algo.param, set on every flow
 running that algorithm (colo.gamma, colo.alpha_max, colo.beta_min, cubic.beta; see
@@ -51,18 +58,37 @@ min:max:count (linear), min:max:count:log, or a comma list: colo.gamma=0.5:3:6,
 p=1e-6:1e-2:5:log, rtt=50ms,100ms,200ms. Points run in row-major order (the first --param
 varies slowest) on --workers goroutines.
 
---metric (comma list, default all): throughput_bps, goodput_bps (sums over flows),
-utilisation, mean_queue_pkts (bottleneck), mean_cwnd_pkts (mean over flows), loss_events,
-dropped_pkts (sums), loss_rate (loss events / sent packets), jain (Jain's index of the
-flows' throughputs), completion_time_s (latest finite flow; null if none or unfinished).
+--metric (comma list): throughput_bps, goodput_bps (sums over flows), utilisation,
+mean_queue_pkts (bottleneck), mean_cwnd_pkts (mean over flows), loss_events, dropped_pkts
+(sums), loss_rate (loss events / sent packets), jain (Jain's index of the flows'
+throughputs; null with one flow), completion_time_s (latest finite flow; null if none or
+unfinished); slow start (flow 0's first loss event ends it): first_loss_s, first_loss_drops_pkts
+(packets dropped until then: the overshoot), peak_queue_pkts and time_to_90pct_s (first time
+the bottleneck delivers 90% of its capacity; both sampled every min(RTT/10, duration/100));
+per flow: throughput_bps:FLOW, share:FLOW (of the total throughput), mean_cwnd_pkts:FLOW.
+Default: the first ten without jain for one flow, and the per-flow three for 2 to 8 flows.
+
+--replications N runs each point N times with seeds derived from --seed, the point and the
+replicate, and reports each metric's mean with METRIC_sd (standard deviation) and
+METRIC_ci95 (half width of the 95% confidence interval of the mean, Student's t); a metric
+some replicate lacks is null. Tables show mean ± ci95, charts the band mean ± ci95.
+
+A point whose run fails keeps its row, with the error and null metrics; the sweep goes on,
+prints every row, and exits 1. Undefined figures are null in JSON and CSV, - in tables; the
+notes (JSON "notes", CSV "# note:" lines, lines after the table) say which metrics are null
+or unchanged everywhere, and when no metric changed, that the parameter had no effect and
+why when the scenario shows it (colo.gamma when the first ssthresh is above the overflow).
 
 Sharding: --shard k/n runs the points i with i mod n = k. Without --shard, the shard comes
 from SLURM_ARRAY_TASK_ID (k = (ID - SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP, n =
 SLURM_ARRAY_TASK_COUNT, else (MAX - MIN) / STEP + 1, or --shards N) or from a Kubernetes
 Indexed Job's JOB_COMPLETION_INDEX (k; n = --shards N, the Job's spec.completions).
-Each point's seed is derived from --seed and the point's parameters, so results do not
-depend on sharding or workers, and 'tcpfluid sweep merge' of the shards' outputs equals
-the unsharded output byte for byte (in the same --format).
+Each run's seed is derived from --seed, the point's parameters and the replicate, so results
+do not depend on sharding or workers, and 'tcpfluid sweep merge' of the shards' outputs
+equals the unsharded output byte for byte (in the same --format). Every output names its
+sweep (JSON "spec"; CSV a first line "# tcpfluid sweep {...}"): merge refuses, with exit 1
+naming the file, parts of another sweep (scenario, algorithm and parameters, engine and
+options, seed, replications, axes, metrics), of another format, overlapping, or incomplete.
 
 --out DIR writes a chart of the sweep (lines for one parameter, heatmaps and lines for
 two; a table only for more) as DIR/index.html, SVG figures and CSV/JSON data.`
@@ -85,9 +111,11 @@ func sweepCommand() *cli.Command {
 			flags = append(flags, f)
 		}
 	}
-	flags = append(flags,
+	flags = append(append(append(flags, flowOptionFlags()...), packetOptionFlags()...),
 		&cli.GenericFlag{Name: "param", Value: &gridFlag{}, Usage: "swept parameter `name=grid` (repeatable), e.g. colo.gamma=0.5:3:6, rtt=50ms,100ms, p=1e-6:1e-2:5:log"},
-		&cli.StringSliceFlag{Name: "metric", Usage: "metrics, comma-separated (default: all): " + strings.Join(sweep.AllMetrics, ", ")},
+		&cli.StringSliceFlag{Name: "metric", Usage: "metrics, comma-separated (default: the basic ones, per-flow ones for 2 to 8 flows, a built-in experiment's own): " +
+			strings.Join(sweep.AllMetrics, ", ") + ", and per flow " + strings.Join(sweep.PerFlowMetrics, ":FLOW, ") + ":FLOW"},
+		&cli.IntFlag{Name: "replications", Value: 1, DefaultText: "1, or a built-in experiment's own", Usage: "runs `N` per point, each with its own seed: each metric's mean, _sd and _ci95 (95% confidence interval)"},
 		&cli.StringFlag{Name: "bottleneck", Usage: "link `NAME` that buffer, p and capacity change and whose queue is measured (default: the lowest capacity)"},
 		&cli.StringFlag{Name: "shard", Usage: "run shard `k/n`: the points i with i mod n = k (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else 0/1)"},
 		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "number of shards `N` for an index taken from JOB_COMPLETION_INDEX (required) or SLURM_ARRAY_TASK_ID (overrides the array's count)"},
@@ -108,8 +136,10 @@ func sweepCommand() *cli.Command {
 			Usage:     "merge the outputs of a sweep's shards into the output of the whole sweep",
 			ArgsUsage: "FILE...",
 			Description: "Reads the JSON or CSV outputs of 'tcpfluid sweep --shard k/n' (told apart by content), " +
-				"checks that they come from the same sweep and that every point is present once (a point given " +
-				"twice must be identical), and writes the rows sorted by point.",
+				"checks that they come from one sweep (scenario, algorithms and parameters, engine and options, seed, " +
+				"replications, axes, metrics, format) and that together they hold every point exactly once, and writes " +
+				"the rows sorted by point; otherwise it exits 1 naming the file and what differs. Exits 1 too, after " +
+				"the output, when the merged sweep has failed points.",
 			Flags:  []cli.Flag{sweepOutFlag(), formatFlag()},
 			Action: sweepMergeAction,
 		}},
@@ -128,8 +158,14 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	spec := sweep.Spec{Base: base, Bottleneck: c.String("bottleneck"), Seed: c.Uint64("seed"), Workers: c.Int("workers")}
-	for _, p := range c.Generic("param").(*gridFlag).values {
+	spec := sweep.Spec{Base: base, Bottleneck: c.String("bottleneck"), Seed: c.Uint64("seed"), Workers: c.Int("workers"),
+		Replications: c.Int("replications")}
+	grids := c.Generic("param").(*gridFlag).values
+	exp, isExp := sweep.Experiments[c.String("builtin")]
+	if len(grids) == 0 && isExp {
+		grids = exp.Axes
+	}
+	for _, p := range grids {
 		axis, err := sweep.ParseAxis(p)
 		if err != nil {
 			return fmt.Errorf("%w: --param: %w", errUsage, err)
@@ -139,16 +175,27 @@ func sweepAction(c *cli.Context) error {
 	for _, m := range c.StringSlice("metric") {
 		spec.Metrics = append(spec.Metrics, strings.TrimSpace(m))
 	}
+	if len(spec.Metrics) == 0 && isExp {
+		spec.Metrics = exp.Metrics
+	}
+	if !c.IsSet("replications") && isExp && exp.Replications > 0 {
+		spec.Replications = exp.Replications
+	}
+	if spec.Replications < 1 {
+		return fmt.Errorf("%w: --replications %d, want >= 1", errUsage, spec.Replications)
+	}
 	if spec.Shard, spec.Shards, err = resolveShard(c.String("shard"), c.Int("shards"), os.Getenv); err != nil {
 		return err
 	}
-	engine := c.String("engine")
-	if engine != "fluid" && engine != "packet" {
-		return fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, engine)
+	spec.Engine = c.String("engine")
+	if spec.Engine != sweep.EngineFluid && spec.Engine != sweep.EnginePacket {
+		return fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, spec.Engine)
 	}
-	spec.Engine = engine
-	spec.Run = func(ctx context.Context, sc *model.Scenario, seed uint64) (*model.Result, error) {
-		return runEngine(ctx, engine, sc, seed, 0, packet.Settings{})
+	if spec.Packet, err = packetOptions(c); err != nil {
+		return err
+	}
+	if spec.Engine != sweep.EnginePacket && (spec.Packet.SACK || spec.Packet.JitterS != 0) {
+		return fmt.Errorf("%w: --sack and --jitter are options of --engine packet", errUsage)
 	}
 	if isTerminal(c.App.ErrWriter) {
 		spec.Progress = newProgressBar(c.App.ErrWriter).update
@@ -160,7 +207,22 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeSweep(c, format, t)
+	if err := writeSweep(c, format, t); err != nil {
+		return err
+	}
+	return failedPoints(t)
+}
+
+// failedPoints is the error of a table with failed points (exit 1, after the output).
+func failedPoints(t *sweep.Table) error {
+	if n := t.Failed(); n > 0 {
+		for _, r := range t.Rows {
+			if r.Error != "" {
+				return fmt.Errorf("%d of %d points failed; the first, point %d: %s", n, len(t.Rows), r.Point, r.Error)
+			}
+		}
+	}
+	return nil
 }
 
 // sweepBase loads the base scenario with run's loader and its flags, leaving out --param
@@ -175,7 +237,17 @@ func sweepBase(c *cli.Context) (*model.Scenario, error) {
 	if c.String("scenario") == "" && c.String("builtin") == "" {
 		set.Set("builtin", sweep.DefaultScenario)
 	}
-	return loadScenario(cli.NewContext(c.App, set, nil))
+	sc, err := loadScenario(cli.NewContext(c.App, set, nil))
+	if err != nil {
+		return nil, err
+	}
+	if err := applyFlowOptions(c, sc); err != nil {
+		return nil, err
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return sc, nil
 }
 
 // resolveShard chooses the shard k of n: --shard k/n; else a Slurm array task (k = (ID -
@@ -263,6 +335,9 @@ func resolveShard(shard string, shards int, getenv func(string) string) (k, n in
 	return 0, 1, nil
 }
 
+// sweepMergeAction merges shard files. Parts that are not one sweep's, overlap or leave
+// points missing are errors naming the file (exit 1, not a usage error: the command was
+// right, the files were not); so is a merged table with failed points, after its output.
 func sweepMergeAction(c *cli.Context) error {
 	format, err := outputFormat(c)
 	if err != nil {
@@ -275,15 +350,19 @@ func sweepMergeAction(c *cli.Context) error {
 	for _, path := range c.Args().Slice() {
 		t, err := readSweepFile(path)
 		if err != nil {
-			return fmt.Errorf("%w: %s: %w", errUsage, path, err)
+			return fmt.Errorf("%s: %w", path, err)
 		}
+		t.Source = path
 		parts = append(parts, t)
 	}
 	merged, err := sweep.Merge(parts...)
 	if err != nil {
-		return fmt.Errorf("%w: %w (parts in the order %s)", errUsage, err, strings.Join(c.Args().Slice(), ", "))
+		return err
 	}
-	return writeSweep(c, format, merged)
+	if err := writeSweep(c, format, merged); err != nil {
+		return err
+	}
+	return failedPoints(merged)
 }
 
 func readSweepFile(path string) (*sweep.Table, error) {
@@ -318,31 +397,60 @@ func writeSweep(c *cli.Context, format string, t *sweep.Table) error {
 
 func writeSweepTable(w io.Writer, t *sweep.Table) error {
 	if t.Fingerprint != "" {
-		fmt.Fprintf(w, "sweep of %s, %s engine, seed %d", t.Scenario, t.Engine, t.Seed)
+		fmt.Fprintf(w, "sweep of %s, %s engine", t.Scenario, t.Engine)
+		if t.Options != "" {
+			fmt.Fprintf(w, " (%s)", t.Options)
+		}
+		fmt.Fprintf(w, ", seed %d", t.Seed)
+		if t.Replications > 1 {
+			fmt.Fprintf(w, ", %d replications per point (mean ± 95%% CI)", t.Replications)
+		}
 		if t.Shards > 1 {
 			fmt.Fprintf(w, ", shard %d/%d", t.Shard, t.Shards)
 		}
 		fmt.Fprintf(w, ": %d of %d points\n", len(t.Rows), t.Points())
 	}
 	tw := newTable(w)
-	for _, col := range sweepColumns(t) {
-		fmt.Fprintf(tw, "%s\t", col)
-	}
-	fmt.Fprintln(tw)
-	for _, row := range sweepCells(t, "%.4g", "-") {
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
-	}
-	return tw.Flush()
-}
-
-func sweepColumns(t *sweep.Table) []string {
 	cols := []string{"point"}
 	for _, a := range t.Axes {
 		cols = append(cols, a.Name)
 	}
-	return append(cols, t.Metrics...)
+	cols = append(cols, t.Metrics...)
+	if t.Failed() > 0 {
+		cols = append(cols, "error")
+	}
+	fmt.Fprintln(tw, strings.Join(cols, "\t"))
+	for _, r := range t.Rows {
+		row := []string{strconv.Itoa(r.Point)}
+		for _, v := range r.Params {
+			row = append(row, fmt.Sprintf("%.4g", v))
+		}
+		for k, v := range r.Metrics {
+			cell := "-"
+			if v != nil {
+				cell = fmt.Sprintf("%.4g", *v)
+				if r.CI95 != nil && r.CI95[k] != nil {
+					cell += fmt.Sprintf(" ± %.2g", *r.CI95[k])
+				}
+			}
+			row = append(row, cell)
+		}
+		if t.Failed() > 0 {
+			row = append(row, r.Error)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range t.Notes() {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
 }
 
+// sweepCells are the rows' cells in Columns order for the chart page's table, with verb for
+// numbers and null for a missing value.
 func sweepCells(t *sweep.Table, verb, null string) [][]string {
 	rows := make([][]string, len(t.Rows))
 	for i, r := range t.Rows {
@@ -350,14 +458,24 @@ func sweepCells(t *sweep.Table, verb, null string) [][]string {
 		for _, v := range r.Params {
 			row = append(row, fmt.Sprintf(verb, v))
 		}
-		for _, v := range r.Metrics {
-			if v == nil {
-				row = append(row, null)
-				continue
+		for k, v := range r.Metrics {
+			cells := []*float64{v}
+			if t.Replications > 1 {
+				var sd, ci *float64
+				if r.SD != nil {
+					sd, ci = r.SD[k], r.CI95[k]
+				}
+				cells = append(cells, sd, ci)
 			}
-			row = append(row, fmt.Sprintf(verb, *v))
+			for _, x := range cells {
+				if x == nil {
+					row = append(row, null)
+				} else {
+					row = append(row, fmt.Sprintf(verb, *x))
+				}
+			}
 		}
-		rows[i] = row
+		rows[i] = append(row, r.Error)
 	}
 	return rows
 }
@@ -376,9 +494,9 @@ func writeSweepChart(dir string, t *sweep.Table) error {
 			axisIndex[k][v] = i
 		}
 	}
-	// at returns metric m on the grid of the last one or two axes: z[iy][ix], NaN where the
-	// rows have no value.
-	at := func(m int) [][]float64 {
+	// at returns metric m (or, with ci, its 95% interval's half width) on the grid of the
+	// last one or two axes: z[iy][ix], NaN where the rows have no value.
+	at := func(m int, ci bool) [][]float64 {
 		ny, nx := 1, len(t.Axes[len(t.Axes)-1].Values)
 		if len(t.Axes) == 2 {
 			ny = len(t.Axes[0].Values)
@@ -395,7 +513,14 @@ func writeSweepChart(dir string, t *sweep.Table) error {
 			if len(t.Axes) == 2 {
 				iy = axisIndex[0][r.Params[0]]
 			}
-			if v := r.Metrics[m]; v != nil {
+			v := r.Metrics[m]
+			if ci {
+				v = nil
+				if r.CI95 != nil {
+					v = r.CI95[m]
+				}
+			}
+			if v != nil {
 				z[iy][ix] = *v
 			}
 		}
@@ -405,7 +530,7 @@ func writeSweepChart(dir string, t *sweep.Table) error {
 	case 1, 2:
 		x := t.Axes[len(t.Axes)-1]
 		for m, metric := range t.Metrics {
-			z := at(m)
+			z, ci := at(m, false), at(m, true)
 			fig := report.Figure{
 				ID: "lines-" + metric, Title: metric + " against " + x.Name,
 				XLabel: axisLabel(x.Name), YLabel: metricLabel(metric), LogX: geometric(x.Values),
@@ -416,6 +541,16 @@ func writeSweepChart(dir string, t *sweep.Table) error {
 					name = fmt.Sprintf("%s = %g", t.Axes[0].Name, t.Axes[0].Values[iy])
 				}
 				fig.Series = append(fig.Series, report.Series{Name: name, X: x.Values, Y: ys})
+				if t.Replications > 1 {
+					// Error bars as the band mean ± CI95, dashed (report draws no bars).
+					lo, hi := make([]float64, len(ys)), make([]float64, len(ys))
+					for ix, y := range ys {
+						lo[ix], hi[ix] = y-ci[iy][ix], y+ci[iy][ix]
+					}
+					fig.Series = append(fig.Series,
+						report.Series{Name: name + " − 95% CI", X: x.Values, Y: lo, Reference: true},
+						report.Series{Name: name + " + 95% CI", X: x.Values, Y: hi, Reference: true})
+				}
 			}
 			sec.Figures = append(sec.Figures, fig)
 			if len(t.Axes) == 2 {
@@ -430,7 +565,10 @@ func writeSweepChart(dir string, t *sweep.Table) error {
 	default:
 		sec.Text = fmt.Sprintf("Charts show sweeps of one or two parameters; this one has %d.", len(t.Axes))
 	}
-	sec.Tables = []report.Table{{ID: "sweep-rows", Title: "Points", Columns: sweepColumns(t), Rows: sweepCells(t, "%.6g", "")}}
+	sec.Tables = []report.Table{{ID: "sweep-rows", Title: "Points", Columns: t.Columns(), Rows: sweepCells(t, "%.6g", "")}}
+	if notes := t.Notes(); len(notes) > 0 {
+		sec.Text = strings.TrimSpace(sec.Text + " " + strings.Join(notes, ". ") + ".")
+	}
 	page := report.Page{Title: "tcpfluid sweep", Intro: sweepIntro(t), Sections: []report.Section{sec}}
 	opts := report.Options{Static: []string{"svg"}}
 	if _, err := report.FindECharts(); err == nil {

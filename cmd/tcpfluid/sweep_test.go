@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +39,7 @@ func TestSweepMergedShardsEqualWhole(t *testing.T) {
 		}
 		rows := strings.Count(whole, `"point"`)
 		if format == "csv" {
-			rows = strings.Count(whole, "\n") - 1 // less the header
+			rows = strings.Count(whole, "\n") - strings.Count(whole, "#") - 1 // less the spec, the notes and the header
 		}
 		if rows != 12 {
 			t.Fatalf("%s output has not 12 rows:\n%s", format, whole)
@@ -63,8 +65,8 @@ func TestSweepMergedShardsEqualWhole(t *testing.T) {
 		}
 		// A missing shard is an error naming the missing points.
 		_, _, err = runSweepCLI(t, append([]string{"sweep"}, files[:len(files)-1]...)...)
-		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "4 of 12 points missing, the first [0 3 6 9]") {
-			t.Errorf("%s: merge without shard 0: %v", format, err)
+		if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "4 of 12 points missing, the first [0 3 6 9] (shards [0/3] are missing)") {
+			t.Errorf("%s: merge without shard 0: %v, want exit 1 naming the missing shard", format, err)
 		}
 	}
 }
@@ -121,12 +123,129 @@ func TestSweepCLIErrors(t *testing.T) {
 		{[]string{"sweep", "--engine", "ns3"}, `--engine "ns3"`},
 		{[]string{"sweep", "buffer=1"}, `unexpected argument "buffer=1"`},
 		{[]string{"sweep", "merge"}, "no files"},
-		{[]string{"sweep", "merge", "/nonexistent/shard.json"}, "/nonexistent/shard.json"},
+		{[]string{"sweep", "--replications", "0"}, "--replications 0"},
+		{[]string{"sweep", "--sack"}, "options of --engine packet"},
+		{[]string{"sweep", "--initial-ssthresh", "-1"}, "--initial-ssthresh -1"},
+		{[]string{"sweep", "--metric", "share:nope"}, `has no flow "nope"`},
 	} {
 		_, _, err := runSweepCLI(t, c.args...)
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want a usage error mentioning %q", c.args, err, c.want)
 		}
+	}
+}
+
+// Merge refuses, with exit 1 naming the file, parts of different sweeps (algorithm, seed,
+// metrics, replications, engine options), of mixed formats, overlapping, or missing; and
+// merges shards with replications into exactly the unsharded output, in CSV and in JSON.
+func TestSweepMergeChecks(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"sweep", "--algo", "colo", "--duration", "3s", "--param", "p=0,1e-4,3e-4", "--seed", "5"}
+	write := func(name string, extra ...string) string {
+		t.Helper()
+		args := append(append([]string{}, base...), extra...)
+		if !slices.Contains(extra, "--metric") {
+			args = append(args, "--metric", "throughput_bps,loss_events")
+		}
+		out, _, err := runSweepCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, format := range []string{"csv", "json"} {
+		f := []string{"--format", format}
+		whole := write("whole."+format, append(f, "--replications", "3")...)
+		s0 := write("s0."+format, append(f, "--replications", "3", "--shard", "0/2")...)
+		s1 := write("s1."+format, append(f, "--replications", "3", "--shard", "1/2")...)
+		merged, _, err := runSweepCLI(t, "sweep", "merge", "--format", format, s1, s0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := os.ReadFile(whole); merged != string(want) {
+			t.Errorf("%s: merged shards with replications differ from the whole sweep:\n%s\nwant\n%s", format, merged, want)
+		}
+		if !strings.Contains(merged, "throughput_bps_ci95") {
+			t.Errorf("%s: no confidence intervals in\n%s", format, merged)
+		}
+		other := func(name string, extra ...string) string {
+			return write(name+"."+format, append(append(f, "--shard", "1/2"), extra...)...)
+		}
+		for _, c := range []struct {
+			part, want string
+		}{
+			{other("reno", "--replications", "3", "--algo", "reno"), "fingerprint"},
+			{other("seed", "--replications", "3", "--seed", "6"), "seed 6, not 5"},
+			{other("reps", "--replications", "4"), "4 replications, not 3"},
+			{other("metrics", "--replications", "3", "--metric", "throughput_bps"), "metrics [throughput_bps], not [throughput_bps loss_events]"},
+			{other("engine", "--replications", "3", "--engine", "packet", "--sack"), "engine packet, not fluid"},
+			{s0, "point 0 is in both"},
+		} {
+			_, _, err := runSweepCLI(t, "sweep", "merge", "--format", format, s0, c.part)
+			if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Base(s0)) {
+				t.Errorf("%s: merge of %s: %v, want exit 1 naming the part and %q", format, filepath.Base(c.part), err, c.want)
+			}
+		}
+	}
+	_, _, err := runSweepCLI(t, "sweep", "merge", filepath.Join(dir, "s0.csv"), filepath.Join(dir, "s1.json"))
+	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "format json, not csv") || !strings.Contains(err.Error(), "s1.json") {
+		t.Errorf("CSV with JSON: %v, want exit 1 naming s1.json", err)
+	}
+	for _, path := range []string{"/nonexistent/shard.json", write("nonsweep.csv", "--format", "json")[:0] + filepath.Join(dir, "plain.csv")} {
+		os.WriteFile(filepath.Join(dir, "plain.csv"), []byte("point,p,throughput_bps\n0,0,1\n"), 0o644)
+		_, _, err := runSweepCLI(t, "sweep", "merge", path)
+		if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), path) {
+			t.Errorf("merge %s: %v, want exit 1 naming the file", path, err)
+		}
+	}
+}
+
+// sweep applies run's scenario options: --initial-ssthresh lets γ act, and --delayed-ack,
+// --engine packet --sack --jitter reach the runs.
+func TestSweepScenarioOptions(t *testing.T) {
+	args := []string{"sweep", "--algo", "colo", "--param", "colo.gamma=0.5,3", "--duration", "8s", "--metric", "first_loss_drops_pkts", "--format", "json"}
+	drops := func(extra ...string) []float64 {
+		t.Helper()
+		out, _, err := runSweepCLI(t, append(append([]string{}, args...), extra...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ Rows []map[string]*float64 }
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		var d []float64
+		for _, r := range v.Rows {
+			d = append(d, *r["first_loss_drops_pkts"])
+		}
+		return d
+	}
+	if d := drops(); d[0] != d[1] {
+		t.Errorf("without --initial-ssthresh γ moved the overshoot %v: the concave part cannot run", d)
+	}
+	if d := drops("--initial-ssthresh", "7192"); !(d[1] < d[0]) {
+		t.Errorf("with --initial-ssthresh 7192, drops at γ 0.5 and 3 are %v, want fewer at 3", d)
+	}
+	// COLO grows per packet acknowledged, so delayed ACKs do not move it: the base scenario
+	// (its fingerprint) shows the option arrived.
+	fingerprint := func(extra ...string) string {
+		out, _, err := runSweepCLI(t, append(append([]string{}, args...), extra...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ Spec struct{ Fingerprint string } }
+		json.Unmarshal([]byte(out), &v)
+		return v.Spec.Fingerprint
+	}
+	if fingerprint("--delayed-ack") == fingerprint() {
+		t.Errorf("--delayed-ack did not reach the base scenario")
+	}
+	if _, _, err := runSweepCLI(t, append(append([]string{}, args...), "--engine", "packet", "--sack", "--jitter", "1ms", "--duration", "4s")...); err != nil {
+		t.Errorf("packet options: %v", err)
 	}
 }
 

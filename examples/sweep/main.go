@@ -1,6 +1,7 @@
-// Command sweep runs COLO TCP on seed 000's dumbbell over a grid of its largest increase
-// α_max and the bottleneck buffer, on all cores, and prints the queue it keeps and the
-// losses it causes.
+// Command sweep runs seed 000's α experiment (the built-in seed000-colo-alpha: COLO alone on
+// the dumbbell under random loss 1e-5) over COLO's largest increase α_max with 8
+// replications per point, on all cores, and prints the mean queue and window it keeps and
+// its throughput, each with its 95% confidence interval.
 package main
 
 import (
@@ -13,32 +14,34 @@ import (
 )
 
 func main() {
-	base, err := model.Builtin("seed000-dumbbell")
+	base, err := model.Builtin("seed000-colo-alpha")
 	if err != nil {
-		log.Fatal(err)
-	}
-	if err := base.SetAlgorithm("colo"); err != nil {
 		log.Fatal(err)
 	}
 	alpha, err := sweep.ParseGrid("colo.alpha_max", "2:32:4") // min:max:count
 	if err != nil {
 		log.Fatal(err)
 	}
-	buffer, err := sweep.ParseGrid("buffer", "0.25,0.5,1") // in BDP
-	if err != nil {
-		log.Fatal(err)
-	}
 	table, err := sweep.Run(context.Background(), sweep.Spec{
-		Base:    base,
-		Axes:    []sweep.Axis{{Name: "colo.alpha_max", Values: alpha}, {Name: "buffer", Values: buffer}},
-		Metrics: []string{"mean_queue_pkts", "loss_events"},
-		Seed:    1,
+		Base:         base,
+		Axes:         []sweep.Axis{{Name: "colo.alpha_max", Values: alpha}},
+		Metrics:      []string{sweep.MetricMeanQueue, sweep.MetricMeanCwnd, sweep.MetricThroughput},
+		Replications: 8, // seeds derive from Seed, the point and the replicate
+		Seed:         1,
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("alpha_max  buffer (BDP)  mean queue (pkts)  loss events")
+	fmt.Println("alpha_max  mean queue (pkts)  mean cwnd (pkts)  throughput (Mb/s)")
 	for _, r := range table.Rows {
-		fmt.Printf("%9.0f  %12.2f  %17.1f  %11.0f\n", r.Params[0], r.Params[1], *r.Metrics[0], *r.Metrics[1])
+		if r.Error != "" {
+			fmt.Printf("%9.0f  failed: %s\n", r.Params[0], r.Error)
+			continue
+		}
+		fmt.Printf("%9.0f  %9.1f ± %5.1f  %9.1f ± %4.1f  %9.3f ± %.3f\n", r.Params[0],
+			*r.Metrics[0], *r.CI95[0], *r.Metrics[1], *r.CI95[1], *r.Metrics[2]/1e6, *r.CI95[2]/1e6)
+	}
+	for _, n := range table.Notes() {
+		fmt.Println("note:", n)
 	}
 }
