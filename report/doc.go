@@ -40,18 +40,23 @@
 //
 // # Working offline
 //
-// go-echarts makes pages that load ECharts from a remote host. Options.ECharts
-// chooses instead to copy a local echarts.min.js next to index.html
-// (EChartsLocal) or to embed it in the page (EChartsInline), so the report
-// opens without a network. The file comes from Options.EChartsFile or, when
-// that is empty, from FindECharts, which looks at $TCPFLUID_ECHARTS and then
-// node_modules/echarts/dist/echarts.min.js (the npm package "echarts") in the
-// working directory and its parents up to the Go module root.
+// By default (EChartsInline) the page embeds ECharts, so index.html alone
+// works without a network. The ECharts build ships with this package
+// (third_party/echarts/echarts.min.js, version EChartsVersion, Apache-2.0,
+// with its LICENSE and NOTICE) and is compiled into every program that uses
+// it, so a report needs neither npm, node_modules nor a checkout of the
+// module. EChartsLocal copies the same file next to index.html instead, and
+// EChartsRemote loads ECharts from go-echarts' asset host. Options.EChartsFile
+// replaces the embedded build with another file; FindECharts finds one in
+// $TCPFLUID_ECHARTS or node_modules for callers that want that.
 //
 // Every page ends with a short script that, once the page has loaded, marks
 // each chart's <figure> with data-rendered="yes" or "no", data-series (the
 // number of series ECharts holds) and data-points (the number of data points
-// in them). When ECharts could not be loaded, it also shows a message in place
-// of each chart that points to the static figures. The headless-browser test
-// reads these attributes; a reader whose page stays blank can read them too.
+// in them). Where ECharts could not be loaded (a remote page offline, a local
+// page without its echarts.min.js), the chart's static SVG (else PNG) figure
+// is shown in its place, with a line saying so, and data-fallback-shown
+// records whether that image loaded; a <noscript> image does the same without
+// JavaScript. The headless-browser tests read these attributes; a reader
+// whose page stays blank can read them too.
 package report

@@ -52,10 +52,14 @@ var blankLine = regexp.MustCompile(`\n\s*\n`)
 type chartView struct {
 	ID      string // the figure's ID, used as HTML anchor and file name
 	ChartID string // the id of the ECharts container
+	Title   string
 	Element template.HTML
 	Script  template.HTML
 	Note    string
 	Files   []string
+	// Fallback is the static figure shown in place of the chart when
+	// ECharts cannot draw it; empty when no SVG or PNG is written.
+	Fallback string
 }
 
 type tableView struct {
@@ -105,8 +109,9 @@ func writeHTML(dir string, p Page, o Options, js []byte) error {
 			line, note := figureChart(f, chartID, host)
 			snip := line.RenderSnippet()
 			sv.Charts = append(sv.Charts, chartView{
-				ID: f.ID, ChartID: chartID, Note: note, Files: staticFiles(f.ID, o.Static),
-				Element: template.HTML(snip.Element), Script: template.HTML(snip.Script),
+				ID: f.ID, ChartID: chartID, Title: f.Title, Note: note, Files: staticFiles(f.ID, o.Static),
+				Fallback: fallbackFigure(f.ID, o.Static),
+				Element:  template.HTML(snip.Element), Script: template.HTML(snip.Script),
 			})
 			addAssets(line.GetAssets())
 		}
@@ -116,8 +121,9 @@ func writeHTML(dir string, p Page, o Options, js []byte) error {
 			hm := heatmapChart(h, chartID, host)
 			snip := hm.RenderSnippet()
 			sv.Charts = append(sv.Charts, chartView{
-				ID: h.ID, ChartID: chartID, Files: staticFiles(h.ID, o.Static),
-				Element: template.HTML(snip.Element), Script: template.HTML(snip.Script),
+				ID: h.ID, ChartID: chartID, Title: h.Title, Files: staticFiles(h.ID, o.Static),
+				Fallback: fallbackFigure(h.ID, o.Static),
+				Element:  template.HTML(snip.Element), Script: template.HTML(snip.Script),
 			})
 			addAssets(hm.GetAssets())
 		}
@@ -138,24 +144,6 @@ func writeHTML(dir string, p Page, o Options, js []byte) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "index.html"), buf.Bytes(), 0o644)
-}
-
-// loadECharts reads the echarts.min.js that EChartsLocal and EChartsInline
-// need: Options.EChartsFile, or else the one FindECharts finds.
-func loadECharts(o Options) ([]byte, error) {
-	src := o.EChartsFile
-	if src == "" {
-		found, err := FindECharts()
-		if err != nil {
-			return nil, fmt.Errorf("report: ECharts mode %v needs an echarts.min.js (set Options.EChartsFile or $%s, or npm install echarts): %w", o.ECharts, EChartsEnv, err)
-		}
-		src = found
-	}
-	js, err := os.ReadFile(src)
-	if err != nil {
-		return nil, fmt.Errorf("%w: Options.EChartsFile = %q: %v", ErrNoECharts, src, err)
-	}
-	return js, nil
 }
 
 // scriptTags returns the <script> elements that load ECharts as o asks,
@@ -183,6 +171,19 @@ func staticFiles(id string, formats []string) []string {
 		files = append(files, "figures/"+id+"."+f)
 	}
 	return append(files, dataFiles(id)...)
+}
+
+// fallbackFigure returns the static figure that a browser can show in place
+// of an interactive chart: the SVG, else the PNG, else "".
+func fallbackFigure(id string, formats []string) string {
+	for _, want := range []string{"svg", "png"} {
+		for _, f := range formats {
+			if f == want {
+				return "figures/" + id + "." + f
+			}
+		}
+	}
+	return ""
 }
 
 func dataFiles(id string) []string { return []string{"data/" + id + ".csv", "data/" + id + ".json"} }
@@ -357,7 +358,8 @@ figure.chart { margin: 1.5em 0; }
 figure.chart .container { width: 100%; }
 figcaption { font-size: 0.9em; color: #555; }
 figcaption .files a { margin-right: 0.8em; }
-.chart-missing { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.6em; }
+.chart-missing { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.3em 0.6em; font-size: 0.9em; }
+img.chart-static { display: block; width: 100%; max-width: 900px; height: auto; margin: 0 auto; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f3f3f3; }
@@ -377,8 +379,10 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {{range .Text}}<p>{{.}}</p>
 {{end -}}
 {{range .Charts}}
-<figure class="chart" id="{{.ID}}" data-chart="{{.ChartID}}">
+<figure class="chart" id="{{.ID}}" data-chart="{{.ChartID}}"{{if .Fallback}} data-fallback="{{.Fallback}}" data-title="{{.Title}}"{{end}}>
 {{.Element}}
+{{if .Fallback}}<noscript><img class="chart-static" src="{{.Fallback}}" alt="{{.Title}}"></noscript>
+{{end -}}
 <figcaption>{{if .Note}}<p>{{.Note}}</p>{{end}}<p class="files">{{range .Files}}<a href="{{.}}">{{.}}</a>{{end}}</p></figcaption>
 {{.Script}}
 </figure>
@@ -401,7 +405,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {{end}}
 <script>
 // Record on each chart's <figure> whether ECharts rendered it, with how many
-// series and data points; explain in place when ECharts could not be loaded.
+// series and data points. Where ECharts could not be loaded or failed, show
+// the static figure in the chart's place.
 window.addEventListener("load", function () {
   var loaded = typeof echarts !== "undefined";
   document.querySelectorAll("figure.chart").forEach(function (fig) {
@@ -413,13 +418,28 @@ window.addEventListener("load", function () {
     fig.setAttribute("data-rendered", inst ? "yes" : "no");
     fig.setAttribute("data-series", String(series.length));
     fig.setAttribute("data-points", String(points));
-    if (!inst) {
-      var msg = document.createElement("p");
-      msg.className = "chart-missing";
-      msg.textContent = "This chart was not drawn because ECharts could not be loaded. " +
-        "The static figure and the data are linked below; write the report with a local or inline ECharts to view it offline.";
-      fig.insertBefore(msg, fig.firstChild);
+    if (inst) {
+      return;
     }
+    var msg = document.createElement("p");
+    msg.className = "chart-missing";
+    var src = fig.getAttribute("data-fallback");
+    if (el && el.parentNode) {
+      el.parentNode.style.display = "none";
+    }
+    if (src) {
+      msg.textContent = "ECharts could not be loaded, so this is the static figure; the interactive chart needs the report written with --echarts inline (the default) or local.";
+      var img = document.createElement("img");
+      img.className = "chart-static";
+      img.src = src;
+      img.alt = fig.getAttribute("data-title") || fig.id;
+      img.addEventListener("load", function () { fig.setAttribute("data-fallback-shown", img.naturalWidth > 0 ? "yes" : "no"); });
+      img.addEventListener("error", function () { fig.setAttribute("data-fallback-shown", "no"); });
+      fig.insertBefore(img, fig.firstChild);
+    } else {
+      msg.textContent = "This chart was not drawn because ECharts could not be loaded, and no SVG or PNG figure was written; the data are linked below.";
+    }
+    fig.insertBefore(msg, fig.firstChild);
   });
 });
 </script>

@@ -22,8 +22,8 @@ import (
 func studyFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "out", Value: "tcpfluid-report", Usage: "directory of the report"},
-		&cli.StringFlag{Name: "echarts", Usage: "how index.html loads ECharts: inline, local or remote (default: inline when an echarts.min.js is found, else remote)"},
-		&cli.StringFlag{Name: "echarts-file", Usage: "echarts.min.js for --echarts inline|local (default: $TCPFLUID_ECHARTS or node_modules)"},
+		&cli.StringFlag{Name: "echarts", Value: "inline", Usage: "how index.html loads ECharts: inline (in the page), local (echarts.min.js next to it) or remote (from the network)"},
+		&cli.StringFlag{Name: "echarts-file", EnvVars: []string{report.EChartsEnv}, Usage: "echarts.min.js for --echarts inline|local instead of the built-in ECharts " + report.EChartsVersion},
 		&cli.StringFlag{Name: "static", Value: "svg,png", Usage: "formats of the static figures: svg, png, pdf"},
 	}
 }
@@ -57,16 +57,7 @@ func reportOptions(c *cli.Context) (report.Options, error) {
 	var o report.Options
 	o.Static = splitList(c.String("static"))
 	o.EChartsFile = c.String("echarts-file")
-	mode := c.String("echarts")
-	if mode == "" {
-		mode = "remote"
-		if o.EChartsFile != "" {
-			mode = "inline"
-		} else if f, err := report.FindECharts(); err == nil {
-			mode, o.EChartsFile = "inline", f
-		}
-	}
-	m, err := report.ParseEChartsMode(mode)
+	m, err := report.ParseEChartsMode(c.String("echarts"))
 	if err != nil {
 		return o, fmt.Errorf("%w: --echarts: %w", errUsage, err)
 	}
