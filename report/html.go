@@ -13,7 +13,6 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/go-echarts/go-echarts/v2/types"
 	"gonum.org/v1/plot/palette/moreland"
 )
 
@@ -28,10 +27,6 @@ const chartHeight = "440px"
 // heatmapLegendStops is the number of colours passed to ECharts' visualMap,
 // sampled from the colour map of the static heatmaps.
 const heatmapLegendStops = 9
-
-// pointMarkerLimit is the number of points above which a line is drawn
-// without markers, to keep long time series legible and fast.
-const pointMarkerLimit = 100
 
 // axisLabelFormatter shows very small and very large tick values in
 // exponent form (1e-6 rather than 0.000001, 1.5e6 rather than 1500000), as
@@ -199,57 +194,6 @@ func baseChartOptions(chartID, host, title string) []charts.GlobalOpts {
 			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
 		}}),
 	}
-}
-
-func valueAxisLabel() *opts.AxisLabel {
-	return &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(axisLabelFormatter), ShowMinLabel: opts.Bool(true), ShowMaxLabel: opts.Bool(true)}
-}
-
-func axisType(log bool) string {
-	if log {
-		return "log"
-	}
-	return "value"
-}
-
-// figureChart builds the interactive chart of f and returns it with the note
-// to show under it.
-func figureChart(f Figure, chartID, host string) (*charts.Line, string) {
-	pts, _, all := f.drawableSeries()
-	line := charts.NewLine()
-	line.SetGlobalOptions(baseChartOptions(chartID, host, f.Title)...)
-	line.SetGlobalOptions(
-		charts.WithColorsOpts(opts.Colors(seriesColours)),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithGridOpts(opts.Grid{Left: "90", Right: "40", Top: "70", Bottom: "60"}),
-		charts.WithXAxisOpts(opts.XAxis{
-			Type: axisType(f.LogX), Name: f.XLabel, NameLocation: "middle", NameGap: 30,
-			Scale: opts.Bool(true), AxisLabel: valueAxisLabel(),
-		}),
-		charts.WithYAxisOpts(opts.YAxis{
-			Type: axisType(f.LogY), Name: f.YLabel, NameLocation: "middle", NameGap: 65,
-			Scale: opts.Bool(true), AxisLabel: valueAxisLabel(),
-		}),
-	)
-	for i, s := range f.Series {
-		series := charts.SingleSeries{Name: s.Name, Type: types.ChartLine, Data: pts[i]}
-		switch {
-		case s.Points:
-			series.Type = types.ChartScatter
-			series.SymbolSize = 8
-		case len(pts[i]) > pointMarkerLimit:
-			series.ShowSymbol = opts.Bool(false)
-		}
-		if s.Reference && !s.Points {
-			// A reference is a curve, not measurements: no markers, so
-			// measured points on it stay visible.
-			series.LineStyle = &opts.LineStyle{Type: "dashed"}
-			series.ShowSymbol = opts.Bool(false)
-		}
-		line.MultiSeries = append(line.MultiSeries, series)
-	}
-	return line, f.noteWithDropped(all)
 }
 
 // visualMapVisitor writes the heatmap's visualMap itself: go-echarts'

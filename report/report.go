@@ -35,6 +35,17 @@ type Series struct {
 	Reference bool
 	// Points draws markers only, without a connecting line.
 	Points bool
+	// Of names another series of the figure that this one belongs to, such
+	// as a curve fitted to measured points or their published reference: it
+	// is drawn in that series' colour as a line without markers (solid, or
+	// dashed when Reference), and the interactive chart's legend shows and
+	// hides both together. Its own Name is shown in tooltips and kept in the
+	// data files.
+	Of string
+	// Key labels the static legend's entry for all series with Of that share
+	// it and their line style, drawn in grey (e.g. "least-squares fit");
+	// series with an empty Key get no entry of their own.
+	Key string
 }
 
 // Figure is an x–y chart of one or more series.
@@ -48,7 +59,11 @@ type Figure struct {
 	Title, XLabel, YLabel string
 	// LogX and LogY select logarithmic axes.
 	LogX, LogY bool
-	Series     []Series
+	// YMax, when not zero, is the top of the y axis: a bound the values
+	// cannot exceed, such as 1 for Jain's fairness index. The bottom then
+	// follows the data with a margin. Otherwise both ends follow the data.
+	YMax   float64
+	Series []Series
 	// Note is shown under the interactive chart and stored in the data file.
 	Note string
 }

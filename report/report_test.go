@@ -63,7 +63,7 @@ func TestWriteIndexHTML(t *testing.T) {
 		"<th>fill_time_s</th>",
 		`<td>cubic &lt;fast&gt;</td><td class="num">12.5</td>`,
 		`<a href="figures/response.svg">`, `<a href="data/sweep.json">`, `<a href="data/fill.csv">`,
-		`"type":"log"`, `"lineStyle":{"type":"dashed"}`, `"type":"scatter"`,
+		`"type":"log"`, `"type":[6,3]`, `"type":"scatter"`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("index.html lacks %s", want)
