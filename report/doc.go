@@ -8,7 +8,7 @@
 // group them into Sections of a Page, and call Write:
 //
 //	dir/index.html              interactive charts (go-echarts) and HTML tables
-//	dir/figures/<ID>.svg, .png  static figures (gonum/plot), one per Figure and Heatmap
+//	dir/figures/<ID>.svg, .png, .pdf  static figures (gonum/plot), one per Figure and Heatmap
 //	dir/data/<ID>.csv, .json    the data of every Figure, Heatmap and Table
 //	dir/echarts.min.js          only with EChartsLocal
 //
@@ -23,11 +23,31 @@
 // ±1e300 (where axis arithmetic overflows), or is not positive on a
 // logarithmic axis. The number left out, by reason, is appended to the
 // figure's note on the page and recorded in its JSON data file under
-// "not_drawn". Logarithmic axes of static figures span whole decades. A
+// "not_drawn". A
 // heatmap cell without a finite value is left empty (grey in static
 // figures). The data files keep every point: a non-finite value is written
 // as null in JSON and as an empty field in CSV, so no NaN or Inf is ever
 // emitted. A figure without drawable points still renders, with empty axes.
+//
+// # Figures
+//
+// Both renderers draw a Figure alike: the same axis ranges and ticks, and the
+// same look per series. Series without Series.Of take colours from the
+// Okabe–Ito palette (less its yellow) and markers from eight shapes, so that
+// no two share both (up to 56); long lines carry about ten markers, so they
+// can be told apart in greyscale, and from the eighth series on lines change
+// their dash too. A series with Of — a fit or a published reference for
+// measured points — is a line in its series' colour, solid or dashed
+// (Reference), listed once per Key in the static legend and toggled with its
+// series in the interactive one. Logarithmic axes are labelled 10^k at
+// decades only, with minor ticks at 2..9, and end at 1, 2 or 5 times a power
+// of ten around the data; linear axes have labels at a step of 1, 2, 2.5 or
+// 5 times a power of ten, the x axis ending where the data end. Figure.YMax
+// fixes the top of the y axis (1 for Jain's index). The static legend goes
+// into the corner or edge of the data area farthest from the data, in up to
+// three columns, or beside or below the plot when no place is free; the
+// interactive legend never pages. SVG and PDF figures draw text as glyph
+// outlines, so they need no font where they are shown.
 //
 // # Data files
 //

@@ -59,6 +59,7 @@ func ExampleWrite() {
 	// data/fit.json
 	// data/reno-response.csv
 	// data/reno-response.json
+	// figures/reno-response.pdf
 	// figures/reno-response.png
 	// figures/reno-response.svg
 }

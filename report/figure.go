@@ -26,6 +26,14 @@ type figurePlot struct {
 	data           []plotter.XYs
 	lines          []bool
 	styles         []seriesStyle
+	// drawn lists the plotters added to p, in drawing order, with the index
+	// of the series each draws.
+	drawn []drawnPlotter
+}
+
+type drawnPlotter struct {
+	series  int
+	plotter plot.Plotter
 }
 
 // Every how many points a long line gets a marker: about markersPerLine
@@ -91,8 +99,7 @@ func newFigurePlot(f Figure) (*figurePlot, error) {
 	setAxis(&p.Y, ya)
 
 	fp := &figurePlot{p: p, styles: figureStyles(f), xLabel: f.XLabel, yLabel: f.YLabel, labelStyle: p.X.Label.TextStyle}
-	var lineLayer []plot.Plotter
-	var markerLayer []*plotter.Scatter
+	var lineLayer, markerLayer []drawnPlotter
 	items := make([]legendItem, 0, len(f.Series))
 	keys := make(map[string]int) // Key and dash → index in keyItems
 	var keyItems []legendItem
@@ -116,7 +123,7 @@ func newFigurePlot(f Figure) (*figurePlot, error) {
 				return nil, fmt.Errorf("report: figure %q series %q: %w", f.ID, s.Name, err)
 			}
 			l.LineStyle = st.lineStyle()
-			lineLayer = append(lineLayer, l)
+			lineLayer = append(lineLayer, drawnPlotter{i, l})
 			thumbs = append(thumbs, l)
 		} else if st.dash != noLine {
 			thumbs = append(thumbs, &plotter.Line{LineStyle: st.lineStyle()})
@@ -124,11 +131,11 @@ func newFigurePlot(f Figure) (*figurePlot, error) {
 		if st.marker != noMarker {
 			marks := xys
 			if st.dash != noLine && len(xys) > allMarkersLimit {
-				marks = sparseMarkers(xys, k, independent)
+				marks = sparseMarkers(xys, xa, k, independent)
 			}
 			sc := &plotter.Scatter{XYs: marks, GlyphStyle: st.glyphStyle()}
 			if len(marks) > 0 {
-				markerLayer = append(markerLayer, sc)
+				markerLayer = append(markerLayer, drawnPlotter{i, sc})
 			}
 			thumbs = append(thumbs, sc)
 		}
@@ -146,37 +153,51 @@ func newFigurePlot(f Figure) (*figurePlot, error) {
 			id := fmt.Sprintf("%d\x00%s", st.dash, s.Key)
 			if _, ok := keys[id]; !ok {
 				ls := st.lineStyle()
-				ls.Color = hexColour(keyColour)
+				ls.Color, ls.Width = hexColour(keyColour), vg.Points(lineWidthPt)
 				keys[id] = len(keyItems)
 				keyItems = append(keyItems, legendItem{label: s.Key, thumbs: []plot.Thumbnailer{&plotter.Line{LineStyle: ls}}})
 			}
 		}
 	}
-	p.Add(lineLayer...)
+	fp.drawn = append(fp.drawn, lineLayer...)
 	// Filled markers first, so that hollow ones at the same point stay visible.
 	for _, filled := range []bool{true, false} {
 		for _, m := range markerLayer {
-			if m.GlyphStyle.Shape.(markerGlyph).filled == filled {
-				p.Add(m)
+			if m.plotter.(*plotter.Scatter).GlyphStyle.Shape.(markerGlyph).filled == filled {
+				fp.drawn = append(fp.drawn, m)
 			}
 		}
+	}
+	for _, d := range fp.drawn {
+		p.Add(d.plotter)
 	}
 	fp.legend = legendBox{items: append(items, keyItems...)}
 	return fp, nil
 }
 
 // sparseMarkers picks about markersPerLine points of a long line for its
-// markers, shifted by series so that the markers of lines lying on each
-// other do not coincide.
-func sparseMarkers(xys plotter.XYs, k, n int) plotter.XYs {
-	step := max(len(xys)/markersPerLine, 1)
-	off := step / 2
+// markers, evenly spaced along the x axis (in its scale), shifted by series
+// so that the markers of lines lying on each other do not coincide.
+func sparseMarkers(xys plotter.XYs, xa axisSpec, k, n int) plotter.XYs {
+	norm := func(x float64) float64 {
+		if xa.log {
+			return (math.Log(x) - math.Log(xa.min)) / (math.Log(xa.max) - math.Log(xa.min))
+		}
+		return (x - xa.min) / (xa.max - xa.min)
+	}
+	off := 0.5
 	if n > 1 {
-		off = (step * (k % n)) / n
+		off = float64(k%n) / float64(n)
 	}
 	var out plotter.XYs
-	for j := off; j < len(xys); j += step {
-		out = append(out, xys[j])
+	next := off / markersPerLine
+	for _, xy := range xys {
+		if t := norm(xy.X); t >= next {
+			out = append(out, xy)
+			for next <= t {
+				next += 1.0 / markersPerLine
+			}
+		}
 	}
 	return out
 }

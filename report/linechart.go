@@ -96,7 +96,7 @@ func figureChart(f Figure, chartID, host string) (*charts.Line, string) {
 
 // echartsSeries is one series of the interactive chart, named name.
 func echartsSeries(s Series, st seriesStyle, name string, pts [][2]float64) map[string]any {
-	colour := seriesColours[st.colour]
+	colour := st.hex()
 	var data []any
 	for _, pt := range pts {
 		if st.parent >= 0 {
@@ -122,7 +122,10 @@ func echartsSeries(s Series, st seriesStyle, name string, pts [][2]float64) map[
 		return m
 	}
 	width := 2.0
-	if st.parent >= 0 {
+	switch {
+	case st.colour == referenceColour:
+		width = 1.2
+	case st.parent >= 0:
 		width = 1.5
 	}
 	ls := map[string]any{"color": colour, "width": width, "type": "solid"}
@@ -134,6 +137,9 @@ func echartsSeries(s Series, st seriesStyle, name string, pts [][2]float64) map[
 	m["showSymbol"] = st.marker != noMarker && len(pts) <= pointMarkerLimit
 	if st.parent >= 0 {
 		m["z"] = 1 // under the markers of measured points
+		if st.colour == referenceColour {
+			m["z"] = 2 // over the fit
+		}
 	}
 	return m
 }

@@ -158,7 +158,7 @@ type Options struct {
 	// EChartsVersion).
 	EChartsFile string
 	// Static lists the formats of the static figures: "svg", "png", "pdf".
-	// Default (nil): svg and png. An empty non-nil slice writes none.
+	// Default (nil): all three. An empty non-nil slice writes none.
 	Static []string
 	// WidthIn and HeightIn are the size of a static figure in inches, from
 	// 2 to 20. Defaults 6 and 4.
@@ -188,7 +188,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("%w: ECharts = %d, want EChartsInline, EChartsLocal or EChartsRemote", ErrOption, int(o.ECharts))
 	}
 	if o.Static == nil {
-		o.Static = []string{"svg", "png"}
+		o.Static = []string{"svg", "png", "pdf"}
 	}
 	for _, f := range o.Static {
 		if _, ok := staticFormats[f]; !ok {

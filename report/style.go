@@ -19,8 +19,13 @@ import (
 var seriesColours = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"}
 
 // keyColour draws the legend entries that stand for a kind of line (a fit, a
-// reference) rather than for one series.
-const keyColour = "#555555"
+// reference) rather than for one series, and the published references of
+// series: dark dashes on top of the fit in the series' colour, so that where
+// the two agree both stay visible.
+const keyColour = "#333333"
+
+// referenceColour is the colour index of a reference that belongs to a series.
+const referenceColour = -1
 
 // markerKind is a marker shape that both renderers draw alike; filled and
 // hollow shapes alternate so that neighbours in the order differ most.
@@ -52,16 +57,28 @@ const (
 	dashedLine
 	dottedLine
 	dashDotLine
+	longDashLine
+	dashDotDotLine
+	shortDashLine
+	longShortLine
 	noLine dashKind = -1
 )
 
 // dashes are the patterns of the dash kinds in points, for gonum/plot and
 // ECharts (whose lineStyle.type takes the same array in pixels).
-var dashes = [][]float64{nil, {6, 3}, {1.5, 2.5}, {7, 2.5, 1.5, 2.5}}
+var dashes = [][]float64{nil, {6, 3}, {1.5, 2.5}, {7, 2.5, 1.5, 2.5}, {12, 4}, {7, 2, 1.5, 2, 1.5, 2}, {3, 2}, {12, 3, 4, 3}}
+
+// The lines of a series with Of: a fit is solid and a reference dashed; a
+// second, third, ... fit or reference of the same series takes the next
+// pattern.
+var (
+	fitDashes = []dashKind{solidLine, dottedLine, longDashLine, shortDashLine}
+	refDashes = []dashKind{dashedLine, dashDotLine, dashDotDotLine, longShortLine}
+)
 
 // seriesStyle is the look of one series.
 type seriesStyle struct {
-	colour int // index into seriesColours
+	colour int // index into seriesColours, or referenceColour
 	marker markerKind
 	dash   dashKind
 	// parent is the index of the series this one belongs to (Series.Of),
@@ -73,7 +90,8 @@ type seriesStyle struct {
 // k = 0, 1, 2, ...: series k has colour k mod 7 and marker k mod 8, so no two
 // share both for the first 56 (7 and 8 are coprime); markers-only series have
 // no line, lines from the eighth on (k ≥ 7) also change their dash, and a
-// Reference is dashed. A series with Of takes its parent's colour, no marker and a solid
+// Reference is dashed. A series with Of takes its parent's colour (dark grey
+// for a Reference, see keyColour), no marker and a solid
 // line (dotted for a second one), or a dashed one (dash-dot for a second) for
 // a Reference.
 func figureStyles(f Figure) []seriesStyle {
@@ -90,11 +108,12 @@ func figureStyles(f Figure) []seriesStyle {
 			continue
 		}
 		st := seriesStyle{colour: k % len(seriesColours), marker: markerKind(k % len(markers)), parent: -1}
-		switch round := k / len(seriesColours); {
+		round := k / len(seriesColours)
+		switch {
 		case s.Points:
 			st.dash = noLine
 		case s.Reference:
-			st.dash = []dashKind{dashedLine, dashDotLine, dottedLine}[round%3]
+			st.dash = refDashes[round%len(refDashes)]
 			st.marker = noMarker
 		default:
 			st.dash = dashKind(round % len(dashes))
@@ -109,16 +128,17 @@ func figureStyles(f Figure) []seriesStyle {
 			continue
 		}
 		ref := 0
+		kinds := fitDashes
 		if s.Reference {
-			ref = 1
+			ref, kinds = 1, refDashes
 		}
 		n := children[[2]int{p, ref}]
 		children[[2]int{p, ref}]++
-		kinds := []dashKind{solidLine, dottedLine}
+		st := seriesStyle{colour: styles[p].colour, marker: noMarker, dash: kinds[n%len(kinds)], parent: p}
 		if s.Reference {
-			kinds = []dashKind{dashedLine, dashDotLine}
+			st.colour = referenceColour
 		}
-		styles[i] = seriesStyle{colour: styles[p].colour, marker: noMarker, dash: kinds[n%2], parent: p}
+		styles[i] = st
 	}
 	return styles
 }
@@ -127,17 +147,29 @@ func figureStyles(f Figure) []seriesStyle {
 const (
 	lineWidthPt     = 1.4
 	fitLineWidthPt  = 1.1
+	refLineWidthPt  = 0.9
 	markerRadiusPt  = 2.6
 	markerStrokePt  = 0.9
 	thumbnailPoints = 22
 )
 
-func (st seriesStyle) colourRGBA() color.RGBA { return hexColour(seriesColours[st.colour]) }
+// hex is the colour of st as #rrggbb.
+func (st seriesStyle) hex() string {
+	if st.colour == referenceColour {
+		return keyColour
+	}
+	return seriesColours[st.colour]
+}
+
+func (st seriesStyle) colourRGBA() color.RGBA { return hexColour(st.hex()) }
 
 // lineStyle is the gonum line style of st.
 func (st seriesStyle) lineStyle() draw.LineStyle {
 	w := lineWidthPt
-	if st.parent >= 0 {
+	switch {
+	case st.colour == referenceColour:
+		w = refLineWidthPt
+	case st.parent >= 0:
 		w = fitLineWidthPt
 	}
 	ls := draw.LineStyle{Color: st.colourRGBA(), Width: vg.Points(w)}

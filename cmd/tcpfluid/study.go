@@ -24,7 +24,7 @@ func studyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "out", Value: "tcpfluid-report", Usage: "directory of the report"},
 		&cli.StringFlag{Name: "echarts", Value: "inline", Usage: "how index.html loads ECharts: inline (in the page), local (echarts.min.js next to it) or remote (from the network)"},
 		&cli.StringFlag{Name: "echarts-file", EnvVars: []string{report.EChartsEnv}, Usage: "echarts.min.js for --echarts inline|local instead of the built-in ECharts " + report.EChartsVersion},
-		&cli.StringFlag{Name: "static", Value: "svg,png", Usage: "formats of the static figures: svg, png, pdf"},
+		&cli.StringFlag{Name: "static", Value: "svg,png,pdf", Usage: "formats of the static figures: svg, png, pdf (\"\" for none)"},
 	}
 }
 
@@ -55,7 +55,9 @@ func defaultStudy(c *cli.Context) error {
 
 func reportOptions(c *cli.Context) (report.Options, error) {
 	var o report.Options
-	o.Static = splitList(c.String("static"))
+	if o.Static = splitList(c.String("static")); o.Static == nil {
+		o.Static = []string{} // --static "": none
+	}
 	o.EChartsFile = c.String("echarts-file")
 	m, err := report.ParseEChartsMode(c.String("echarts"))
 	if err != nil {
@@ -240,7 +242,7 @@ func (st *study) responseSection() report.Section {
 	return report.Section{Title: "Response functions", Figures: []report.Figure{fig}, Tables: []report.Table{tab},
 		Text: "One long-lived flow per point on an uncongested path; 100 loss events of warm-up, then 50 measured. " +
 			"Markers are the model's mean windows; solid lines in the same colour are the power-law fits c·p^−d of the table, over " +
-			"the loss rates they were fitted to; dashed lines are the published references, over the loss rates where they apply " +
+			"the loss rates they were fitted to; dark dashed lines over them are the published references, over the loss rates where they apply " +
 			"(Mathis et al. once, for Reno, NewReno and Vegas alike). CUBIC runs with fast convergence, " +
 			"compared in whole packets as Linux does, which the RFC 9438 table ignores: its mean window is within 3% of the table " +
 			"at p = 1e-4 and 1e-5 and 5–7% below it at 1e-6 and 1e-7."}
@@ -271,7 +273,8 @@ func (st *study) fairnessSection() report.Section {
 	for _, rep := range st.fairness {
 		tab := report.Table{ID: "fairness-" + rep.Mode, Title: "Fairness, mode " + rep.Mode,
 			Columns: []string{"algorithm", "flows", "Jain", "utilisation", "shares", "extra"}}
-		fig := report.Figure{ID: "jain-" + rep.Mode, Title: "Jain's index over time, mode " + rep.Mode, XLabel: "time (s)", YLabel: "Jain's index"}
+		// Jain's index is at most 1: the axis ends there, so values near 1 stay in view.
+		fig := report.Figure{ID: "jain-" + rep.Mode, Title: "Jain's index over time, mode " + rep.Mode, XLabel: "time (s)", YLabel: "Jain's index", YMax: 1}
 		for _, r := range rep.Results {
 			var shares []string
 			for _, sh := range r.Shares {
