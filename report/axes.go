@@ -229,14 +229,17 @@ func niceLog(v float64, up bool) float64 {
 
 // nextStep steps through 1, 2, 5, 10, 20, 50, ...
 func nextStep(s int) int {
-	switch d := s; {
-	case strconv.Itoa(d)[0] == '1':
-		return s * 2
-	case strconv.Itoa(d)[0] == '2':
-		return s / 2 * 5
-	default:
-		return s * 2
+	for m := 1; m <= s; m *= 10 {
+		switch s {
+		case m:
+			return 2 * m
+		case 2 * m:
+			return 5 * m
+		case 5 * m:
+			return 10 * m
+		}
 	}
+	return 2 * s
 }
 
 // decadeLabel is 10^e in the form that powerText draws with a superscript.

@@ -12,10 +12,11 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The legend of a static figure goes where it hides no data: into the first
-// corner or edge of the data area that no drawn point or line crosses, in
-// one, two or three columns; failing that, beside the plot (when it is
-// narrow) or under it.
+// The legend of a static figure goes where it hides no data: into the place
+// of the data area (corners first, then edges) with the most room between it
+// and the drawn points and lines, in as few columns (up to three) as leave
+// it legendRoom; failing any place at least legendClear from the data,
+// beside the plot (when it is narrow) or under it.
 
 // legendItem is one entry: a label and the thumbnails drawn before it.
 type legendItem struct {
