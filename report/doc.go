@@ -8,7 +8,7 @@
 // group them into Sections of a Page, and call Write:
 //
 //	dir/index.html              interactive charts (go-echarts) and HTML tables
-//	dir/figures/<ID>.svg, .png  static figures (gonum/plot), one per Figure and Heatmap
+//	dir/figures/<ID>.svg, .png, .pdf  static figures (gonum/plot), one per Figure and Heatmap
 //	dir/data/<ID>.csv, .json    the data of every Figure, Heatmap and Table
 //	dir/echarts.min.js          only with EChartsLocal
 //
@@ -23,11 +23,31 @@
 // ±1e300 (where axis arithmetic overflows), or is not positive on a
 // logarithmic axis. The number left out, by reason, is appended to the
 // figure's note on the page and recorded in its JSON data file under
-// "not_drawn". Logarithmic axes of static figures span whole decades. A
+// "not_drawn". A
 // heatmap cell without a finite value is left empty (grey in static
 // figures). The data files keep every point: a non-finite value is written
 // as null in JSON and as an empty field in CSV, so no NaN or Inf is ever
 // emitted. A figure without drawable points still renders, with empty axes.
+//
+// # Figures
+//
+// Both renderers draw a Figure alike: the same axis ranges and ticks, and the
+// same look per series. Series without Series.Of take colours from the
+// Okabe–Ito palette (less its yellow) and markers from eight shapes, so that
+// no two share both (up to 56); long lines carry about ten markers, so they
+// can be told apart in greyscale, and from the eighth series on lines change
+// their dash too. A series with Of — a fit or a published reference for
+// measured points — is a line in its series' colour, solid or dashed
+// (Reference), listed once per Key in the static legend and toggled with its
+// series in the interactive one. Logarithmic axes are labelled 10^k at
+// decades only, with minor ticks at 2..9, and end at 1, 2 or 5 times a power
+// of ten around the data; linear axes have labels at a step of 1, 2, 2.5 or
+// 5 times a power of ten, the x axis ending where the data end. Figure.YMax
+// fixes the top of the y axis (1 for Jain's index). The static legend goes
+// into the corner or edge of the data area farthest from the data, in up to
+// three columns, or beside or below the plot when no place is free; the
+// interactive legend never pages. SVG and PDF figures draw text as glyph
+// outlines, so they need no font where they are shown.
 //
 // # Data files
 //
@@ -40,18 +60,23 @@
 //
 // # Working offline
 //
-// go-echarts makes pages that load ECharts from a remote host. Options.ECharts
-// chooses instead to copy a local echarts.min.js next to index.html
-// (EChartsLocal) or to embed it in the page (EChartsInline), so the report
-// opens without a network. The file comes from Options.EChartsFile or, when
-// that is empty, from FindECharts, which looks at $TCPFLUID_ECHARTS and then
-// node_modules/echarts/dist/echarts.min.js (the npm package "echarts") in the
-// working directory and its parents up to the Go module root.
+// By default (EChartsInline) the page embeds ECharts, so index.html alone
+// works without a network. The ECharts build ships with this package
+// (third_party/echarts/echarts.min.js, version EChartsVersion, Apache-2.0,
+// with its LICENSE and NOTICE) and is compiled into every program that uses
+// it, so a report needs neither npm, node_modules nor a checkout of the
+// module. EChartsLocal copies the same file next to index.html instead, and
+// EChartsRemote loads ECharts from go-echarts' asset host. Options.EChartsFile
+// replaces the embedded build with another file; FindECharts finds one in
+// $TCPFLUID_ECHARTS or node_modules for callers that want that.
 //
 // Every page ends with a short script that, once the page has loaded, marks
 // each chart's <figure> with data-rendered="yes" or "no", data-series (the
 // number of series ECharts holds) and data-points (the number of data points
-// in them). When ECharts could not be loaded, it also shows a message in place
-// of each chart that points to the static figures. The headless-browser test
-// reads these attributes; a reader whose page stays blank can read them too.
+// in them). Where ECharts could not be loaded (a remote page offline, a local
+// page without its echarts.min.js), the chart's static SVG (else PNG) figure
+// is shown in its place, with a line saying so, and data-fallback-shown
+// records whether that image loaded; a <noscript> image does the same without
+// JavaScript. The headless-browser tests read these attributes; a reader
+// whose page stays blank can read them too.
 package report

@@ -44,9 +44,9 @@ func ExampleWrite() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	// EChartsLocal or EChartsInline make the page work offline; they need
-	// an echarts.min.js (Options.EChartsFile or report.FindECharts).
-	if err := report.Write(dir, page, report.Options{ECharts: report.EChartsRemote}); err != nil {
+	// The zero Options inline the embedded ECharts, so the page works
+	// offline; EChartsRemote would load it from the network instead.
+	if err := report.Write(dir, page, report.Options{}); err != nil {
 		log.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
@@ -59,6 +59,7 @@ func ExampleWrite() {
 	// data/fit.json
 	// data/reno-response.csv
 	// data/reno-response.json
+	// figures/reno-response.pdf
 	// figures/reno-response.png
 	// figures/reno-response.svg
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/go-echarts/go-echarts/v2/types"
 	"gonum.org/v1/plot/palette/moreland"
 )
 
@@ -28,10 +27,6 @@ const chartHeight = "440px"
 // heatmapLegendStops is the number of colours passed to ECharts' visualMap,
 // sampled from the colour map of the static heatmaps.
 const heatmapLegendStops = 9
-
-// pointMarkerLimit is the number of points above which a line is drawn
-// without markers, to keep long time series legible and fast.
-const pointMarkerLimit = 100
 
 // axisLabelFormatter shows very small and very large tick values in
 // exponent form (1e-6 rather than 0.000001, 1.5e6 rather than 1500000), as
@@ -52,10 +47,14 @@ var blankLine = regexp.MustCompile(`\n\s*\n`)
 type chartView struct {
 	ID      string // the figure's ID, used as HTML anchor and file name
 	ChartID string // the id of the ECharts container
+	Title   string
 	Element template.HTML
 	Script  template.HTML
 	Note    string
 	Files   []string
+	// Fallback is the static figure shown in place of the chart when
+	// ECharts cannot draw it; empty when no SVG or PNG is written.
+	Fallback string
 }
 
 type tableView struct {
@@ -105,8 +104,9 @@ func writeHTML(dir string, p Page, o Options, js []byte) error {
 			line, note := figureChart(f, chartID, host)
 			snip := line.RenderSnippet()
 			sv.Charts = append(sv.Charts, chartView{
-				ID: f.ID, ChartID: chartID, Note: note, Files: staticFiles(f.ID, o.Static),
-				Element: template.HTML(snip.Element), Script: template.HTML(snip.Script),
+				ID: f.ID, ChartID: chartID, Title: f.Title, Note: note, Files: staticFiles(f.ID, o.Static),
+				Fallback: fallbackFigure(f.ID, o.Static),
+				Element:  template.HTML(snip.Element), Script: template.HTML(snip.Script),
 			})
 			addAssets(line.GetAssets())
 		}
@@ -116,8 +116,9 @@ func writeHTML(dir string, p Page, o Options, js []byte) error {
 			hm := heatmapChart(h, chartID, host)
 			snip := hm.RenderSnippet()
 			sv.Charts = append(sv.Charts, chartView{
-				ID: h.ID, ChartID: chartID, Files: staticFiles(h.ID, o.Static),
-				Element: template.HTML(snip.Element), Script: template.HTML(snip.Script),
+				ID: h.ID, ChartID: chartID, Title: h.Title, Files: staticFiles(h.ID, o.Static),
+				Fallback: fallbackFigure(h.ID, o.Static),
+				Element:  template.HTML(snip.Element), Script: template.HTML(snip.Script),
 			})
 			addAssets(hm.GetAssets())
 		}
@@ -138,24 +139,6 @@ func writeHTML(dir string, p Page, o Options, js []byte) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "index.html"), buf.Bytes(), 0o644)
-}
-
-// loadECharts reads the echarts.min.js that EChartsLocal and EChartsInline
-// need: Options.EChartsFile, or else the one FindECharts finds.
-func loadECharts(o Options) ([]byte, error) {
-	src := o.EChartsFile
-	if src == "" {
-		found, err := FindECharts()
-		if err != nil {
-			return nil, fmt.Errorf("report: ECharts mode %v needs an echarts.min.js (set Options.EChartsFile or $%s, or npm install echarts): %w", o.ECharts, EChartsEnv, err)
-		}
-		src = found
-	}
-	js, err := os.ReadFile(src)
-	if err != nil {
-		return nil, fmt.Errorf("%w: Options.EChartsFile = %q: %v", ErrNoECharts, src, err)
-	}
-	return js, nil
 }
 
 // scriptTags returns the <script> elements that load ECharts as o asks,
@@ -185,6 +168,19 @@ func staticFiles(id string, formats []string) []string {
 	return append(files, dataFiles(id)...)
 }
 
+// fallbackFigure returns the static figure that a browser can show in place
+// of an interactive chart: the SVG, else the PNG, else "".
+func fallbackFigure(id string, formats []string) string {
+	for _, want := range []string{"svg", "png"} {
+		for _, f := range formats {
+			if f == want {
+				return "figures/" + id + "." + f
+			}
+		}
+	}
+	return ""
+}
+
 func dataFiles(id string) []string { return []string{"data/" + id + ".csv", "data/" + id + ".json"} }
 
 // baseChartOptions are the options shared by every chart.
@@ -198,57 +194,6 @@ func baseChartOptions(chartID, host, title string) []charts.GlobalOpts {
 			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
 		}}),
 	}
-}
-
-func valueAxisLabel() *opts.AxisLabel {
-	return &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(axisLabelFormatter), ShowMinLabel: opts.Bool(true), ShowMaxLabel: opts.Bool(true)}
-}
-
-func axisType(log bool) string {
-	if log {
-		return "log"
-	}
-	return "value"
-}
-
-// figureChart builds the interactive chart of f and returns it with the note
-// to show under it.
-func figureChart(f Figure, chartID, host string) (*charts.Line, string) {
-	pts, _, all := f.drawableSeries()
-	line := charts.NewLine()
-	line.SetGlobalOptions(baseChartOptions(chartID, host, f.Title)...)
-	line.SetGlobalOptions(
-		charts.WithColorsOpts(opts.Colors(seriesColours)),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithGridOpts(opts.Grid{Left: "90", Right: "40", Top: "70", Bottom: "60"}),
-		charts.WithXAxisOpts(opts.XAxis{
-			Type: axisType(f.LogX), Name: f.XLabel, NameLocation: "middle", NameGap: 30,
-			Scale: opts.Bool(true), AxisLabel: valueAxisLabel(),
-		}),
-		charts.WithYAxisOpts(opts.YAxis{
-			Type: axisType(f.LogY), Name: f.YLabel, NameLocation: "middle", NameGap: 65,
-			Scale: opts.Bool(true), AxisLabel: valueAxisLabel(),
-		}),
-	)
-	for i, s := range f.Series {
-		series := charts.SingleSeries{Name: s.Name, Type: types.ChartLine, Data: pts[i]}
-		switch {
-		case s.Points:
-			series.Type = types.ChartScatter
-			series.SymbolSize = 8
-		case len(pts[i]) > pointMarkerLimit:
-			series.ShowSymbol = opts.Bool(false)
-		}
-		if s.Reference && !s.Points {
-			// A reference is a curve, not measurements: no markers, so
-			// measured points on it stay visible.
-			series.LineStyle = &opts.LineStyle{Type: "dashed"}
-			series.ShowSymbol = opts.Bool(false)
-		}
-		line.MultiSeries = append(line.MultiSeries, series)
-	}
-	return line, f.noteWithDropped(all)
 }
 
 // visualMapVisitor writes the heatmap's visualMap itself: go-echarts'
@@ -357,7 +302,8 @@ figure.chart { margin: 1.5em 0; }
 figure.chart .container { width: 100%; }
 figcaption { font-size: 0.9em; color: #555; }
 figcaption .files a { margin-right: 0.8em; }
-.chart-missing { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.6em; }
+.chart-missing { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.3em 0.6em; font-size: 0.9em; }
+img.chart-static { display: block; width: 100%; max-width: 900px; height: auto; margin: 0 auto; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f3f3f3; }
@@ -377,8 +323,10 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {{range .Text}}<p>{{.}}</p>
 {{end -}}
 {{range .Charts}}
-<figure class="chart" id="{{.ID}}" data-chart="{{.ChartID}}">
+<figure class="chart" id="{{.ID}}" data-chart="{{.ChartID}}"{{if .Fallback}} data-fallback="{{.Fallback}}" data-title="{{.Title}}"{{end}}>
 {{.Element}}
+{{if .Fallback}}<noscript><img class="chart-static" src="{{.Fallback}}" alt="{{.Title}}"></noscript>
+{{end -}}
 <figcaption>{{if .Note}}<p>{{.Note}}</p>{{end}}<p class="files">{{range .Files}}<a href="{{.}}">{{.}}</a>{{end}}</p></figcaption>
 {{.Script}}
 </figure>
@@ -401,7 +349,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {{end}}
 <script>
 // Record on each chart's <figure> whether ECharts rendered it, with how many
-// series and data points; explain in place when ECharts could not be loaded.
+// series and data points. Where ECharts could not be loaded or failed, show
+// the static figure in the chart's place.
 window.addEventListener("load", function () {
   var loaded = typeof echarts !== "undefined";
   document.querySelectorAll("figure.chart").forEach(function (fig) {
@@ -413,13 +362,28 @@ window.addEventListener("load", function () {
     fig.setAttribute("data-rendered", inst ? "yes" : "no");
     fig.setAttribute("data-series", String(series.length));
     fig.setAttribute("data-points", String(points));
-    if (!inst) {
-      var msg = document.createElement("p");
-      msg.className = "chart-missing";
-      msg.textContent = "This chart was not drawn because ECharts could not be loaded. " +
-        "The static figure and the data are linked below; write the report with a local or inline ECharts to view it offline.";
-      fig.insertBefore(msg, fig.firstChild);
+    if (inst) {
+      return;
     }
+    var msg = document.createElement("p");
+    msg.className = "chart-missing";
+    var src = fig.getAttribute("data-fallback");
+    if (el && el.parentNode) {
+      el.parentNode.style.display = "none";
+    }
+    if (src) {
+      msg.textContent = "ECharts could not be loaded, so this is the static figure; the interactive chart needs the report written with --echarts inline (the default) or local.";
+      var img = document.createElement("img");
+      img.className = "chart-static";
+      img.src = src;
+      img.alt = fig.getAttribute("data-title") || fig.id;
+      img.addEventListener("load", function () { fig.setAttribute("data-fallback-shown", img.naturalWidth > 0 ? "yes" : "no"); });
+      img.addEventListener("error", function () { fig.setAttribute("data-fallback-shown", "no"); });
+      fig.insertBefore(img, fig.firstChild);
+    } else {
+      msg.textContent = "This chart was not drawn because ECharts could not be loaded, and no SVG or PNG figure was written; the data are linked below.";
+    }
+    fig.insertBefore(msg, fig.firstChild);
   });
 });
 </script>

@@ -35,6 +35,17 @@ type Series struct {
 	Reference bool
 	// Points draws markers only, without a connecting line.
 	Points bool
+	// Of names another series of the figure that this one belongs to, such
+	// as a curve fitted to measured points or their published reference: it
+	// is drawn in that series' colour as a line without markers (solid, or
+	// dashed when Reference), and the interactive chart's legend shows and
+	// hides both together. Its own Name is shown in tooltips and kept in the
+	// data files.
+	Of string
+	// Key labels the static legend's entry for all series with Of that share
+	// it and their line style, drawn in grey (e.g. "least-squares fit");
+	// series with an empty Key get no entry of their own.
+	Key string
 }
 
 // Figure is an x–y chart of one or more series.
@@ -48,7 +59,11 @@ type Figure struct {
 	Title, XLabel, YLabel string
 	// LogX and LogY select logarithmic axes.
 	LogX, LogY bool
-	Series     []Series
+	// YMax, when not zero, is the top of the y axis: a bound the values
+	// cannot exceed, such as 1 for Jain's fairness index. The bottom then
+	// follows the data with a margin. Otherwise both ends follow the data.
+	YMax   float64
+	Series []Series
 	// Note is shown under the interactive chart and stored in the data file.
 	Note string
 }
@@ -102,20 +117,21 @@ type Page struct {
 type EChartsMode int
 
 const (
-	// EChartsRemote loads ECharts from go-echarts' default asset host; the
-	// page needs a network connection to show its charts.
-	EChartsRemote EChartsMode = iota
+	// EChartsInline embeds echarts.min.js in index.html (about 1 MB), so the
+	// page alone works offline. It is the default.
+	EChartsInline EChartsMode = iota
 	// EChartsLocal copies echarts.min.js next to index.html and loads it
 	// from there; the report directory works offline as a whole.
 	EChartsLocal
-	// EChartsInline embeds echarts.min.js in index.html (about 1 MB), so the
-	// page alone works offline.
-	EChartsInline
+	// EChartsRemote loads ECharts from go-echarts' default asset host; the
+	// page needs a network connection to show its charts, and shows the
+	// static figures in their place without one.
+	EChartsRemote
 )
 
-var eChartsModeNames = [...]string{"remote", "local", "inline"}
+var eChartsModeNames = [...]string{"inline", "local", "remote"}
 
-// String returns "remote", "local" or "inline".
+// String returns "inline", "local" or "remote".
 func (m EChartsMode) String() string {
 	if m < 0 || int(m) >= len(eChartsModeNames) {
 		return fmt.Sprintf("EChartsMode(%d)", int(m))
@@ -123,25 +139,26 @@ func (m EChartsMode) String() string {
 	return eChartsModeNames[m]
 }
 
-// ParseEChartsMode parses "remote", "local" or "inline".
+// ParseEChartsMode parses "inline", "local" or "remote".
 func ParseEChartsMode(s string) (EChartsMode, error) {
 	for i, name := range eChartsModeNames {
 		if strings.EqualFold(s, name) {
 			return EChartsMode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: echarts mode %q, want remote, local or inline", ErrOption, s)
+	return 0, fmt.Errorf("%w: echarts mode %q, want inline, local or remote", ErrOption, s)
 }
 
 // Options are the settings of Write. The zero value is ready to use.
 type Options struct {
-	// ECharts chooses how index.html loads ECharts. Default EChartsRemote.
+	// ECharts chooses how index.html loads ECharts. Default EChartsInline.
 	ECharts EChartsMode
 	// EChartsFile is the echarts.min.js used by EChartsLocal and
-	// EChartsInline. Default: the file FindECharts finds.
+	// EChartsInline. Default: the build embedded in this package (ECharts
+	// EChartsVersion).
 	EChartsFile string
 	// Static lists the formats of the static figures: "svg", "png", "pdf".
-	// Default (nil): svg and png. An empty non-nil slice writes none.
+	// Default (nil): all three. An empty non-nil slice writes none.
 	Static []string
 	// WidthIn and HeightIn are the size of a static figure in inches, from
 	// 2 to 20. Defaults 6 and 4.
@@ -167,11 +184,11 @@ const (
 // withDefaults returns o with defaults filled in, or an error naming the
 // first field out of range.
 func (o Options) withDefaults() (Options, error) {
-	if o.ECharts < EChartsRemote || o.ECharts > EChartsInline {
-		return o, fmt.Errorf("%w: ECharts = %d, want EChartsRemote, EChartsLocal or EChartsInline", ErrOption, int(o.ECharts))
+	if o.ECharts < EChartsInline || o.ECharts > EChartsRemote {
+		return o, fmt.Errorf("%w: ECharts = %d, want EChartsInline, EChartsLocal or EChartsRemote", ErrOption, int(o.ECharts))
 	}
 	if o.Static == nil {
-		o.Static = []string{"svg", "png"}
+		o.Static = []string{"svg", "png", "pdf"}
 	}
 	for _, f := range o.Static {
 		if _, ok := staticFormats[f]; !ok {
@@ -209,7 +226,7 @@ func Write(dir string, p Page, o Options) error {
 	if err := p.validate(); err != nil {
 		return err
 	}
-	// Find ECharts before writing anything, so a missing file leaves no
+	// Read ECharts before writing anything, so a missing file leaves no
 	// half-written report.
 	var js []byte
 	if o.ECharts != EChartsRemote && p.hasCharts() {

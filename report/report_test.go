@@ -37,7 +37,8 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestWriteIndexHTML(t *testing.T) {
-	dir := writeSample(t, Options{})
+	// Remote, so that the page holds only its own script, not ECharts' source.
+	dir := writeSample(t, Options{ECharts: EChartsRemote})
 	html := string(readFile(t, filepath.Join(dir, "index.html")))
 
 	divs := regexp.MustCompile(`<div class="item" id="(chart_\d+)"`).FindAllStringSubmatch(html, -1)
@@ -62,7 +63,7 @@ func TestWriteIndexHTML(t *testing.T) {
 		"<th>fill_time_s</th>",
 		`<td>cubic &lt;fast&gt;</td><td class="num">12.5</td>`,
 		`<a href="figures/response.svg">`, `<a href="data/sweep.json">`, `<a href="data/fill.csv">`,
-		`"type":"log"`, `"lineStyle":{"type":"dashed"}`, `"type":"scatter"`,
+		`"type":"log"`, `"type":[6,3]`, `"type":"scatter"`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("index.html lacks %s", want)
@@ -574,11 +575,6 @@ func TestEChartsFileMissing(t *testing.T) {
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 			t.Errorf("%v with a missing EChartsFile wrote %d entries, want none", mode, len(entries))
 		}
-	}
-	t.Setenv(EChartsEnv, missing)
-	err := Write(t.TempDir(), samplePage(), Options{ECharts: EChartsInline, Static: []string{}})
-	if !errors.Is(err, ErrNoECharts) || !strings.Contains(err.Error(), EChartsEnv) {
-		t.Errorf("inline with $%s pointing nowhere: error %v, want ErrNoECharts naming the variable", EChartsEnv, err)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -21,14 +20,6 @@ import (
 )
 
 var staticFormats = map[string]struct{}{"svg": {}, "png": {}, "pdf": {}}
-
-// seriesColours is the Okabe–Ito palette, distinguishable with the common
-// colour-vision deficiencies and in greyscale print; both renderers use it so
-// a series has the same colour on the page and in the paper figure.
-var seriesColours = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
-
-// legendBacking is the translucent white behind a figure's legend.
-var legendBacking = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xd9}
 
 // nanCellColour fills heatmap cells without a finite value.
 var nanCellColour = color.RGBA{R: 0xdd, G: 0xdd, B: 0xdd, A: 0xff}
@@ -43,9 +34,6 @@ const maxCategoryLabels = 8
 
 // tickDigits is the number of significant digits of a tick label.
 const tickDigits = 6
-
-// legendInset keeps the legend inside the data area, clear of the frame.
-const legendInset = 2 * vg.Millimeter
 
 type staticSize struct{ widthIn, heightIn, dpi float64 }
 
@@ -86,46 +74,12 @@ func formatOf(path string) (string, error) {
 }
 
 func writeFigure(path, format string, f Figure, size staticSize) error {
-	p, legend, err := figurePlot(f)
+	fp, err := newFigurePlot(f)
 	if err != nil {
 		return err
 	}
-	return saveDrawing(path, format, size, func(c draw.Canvas) {
-		if legend != nil && len(f.Series) > maxInsideLegend {
-			// Many series would hide the data: the legend gets a strip of its own on
-			// the right.
-			legend.Left = true
-			strip := legend.Rectangle(c).Size().X + 2*legendInset
-			p.Draw(draw.Crop(c, 0, -strip, 0, 0))
-			legend.Draw(draw.Crop(c, c.Max.X-c.Min.X-strip+legendInset, 0, legendInset, -legendInset))
-			return
-		}
-		p.Draw(c)
-		// gonum places its own legend against the canvas edge, which can
-		// lie outside the axes; this one goes inside the data area.
-		if legend == nil {
-			return
-		}
-		area := draw.Crop(p.DataCanvas(c), legendInset, -legendInset, legendInset, -legendInset)
-		// A translucent backing keeps the legend readable over data. The
-		// legend sits in the top right corner of area; Legend.Rectangle
-		// gives its size (its position is mirrored for right-aligned
-		// legends), Draw starts one descent below the top.
-		extent := legend.Rectangle(area).Size()
-		descent := legend.TextStyle.FontExtents().Descent
-		pad := legendInset / 2
-		box := vg.Rectangle{
-			Min: vg.Point{X: area.Max.X - extent.X - pad, Y: area.Max.Y - extent.Y - descent - pad},
-			Max: vg.Point{X: area.Max.X + pad, Y: area.Max.Y + pad},
-		}
-		area.SetColor(legendBacking)
-		area.Fill(box.Path())
-		legend.Draw(area)
-	})
+	return saveDrawing(path, format, size, fp.draw)
 }
-
-// maxInsideLegend is the most series whose legend is drawn inside the data area.
-const maxInsideLegend = 5
 
 func writeHeatmap(path, format string, h Heatmap, size staticSize) error {
 	main, bar := heatmapPlots(h)
@@ -160,7 +114,12 @@ func saveDrawing(path, format string, size staticSize, drawOn func(draw.Canvas))
 	default:
 		return fmt.Errorf("%w: %q, want svg, png or pdf", ErrFormat, format)
 	}
-	drawOn(draw.New(cw))
+	var target vg.Canvas = cw
+	if format != "png" {
+		// Vector formats get text as glyph outlines: no font to find or embed.
+		target = &outlinedText{Canvas: cw}
+	}
+	drawOn(draw.NewCanvas(target, w, h))
 	out, err := os.Create(path)
 	if err != nil {
 		return err
@@ -170,82 +129,6 @@ func saveDrawing(path, format string, size staticSize, drawOn func(draw.Canvas))
 		return err
 	}
 	return out.Close()
-}
-
-// figurePlot returns the plot of f and its legend, which the caller draws
-// inside the plot's data area; the legend is nil when no drawn series has a
-// name.
-func figurePlot(f Figure) (*plot.Plot, *plot.Legend, error) {
-	p := plot.New()
-	p.Title.Text = f.Title
-	p.X.Label.Text = f.XLabel
-	p.Y.Label.Text = f.YLabel
-	p.Add(plotter.NewGrid())
-	p.X.Tick.Marker = readableTicks{plot.DefaultTicks{}}
-	p.Y.Tick.Marker = readableTicks{plot.DefaultTicks{}}
-	legend := plot.NewLegend()
-	entries := 0
-	legend.Top = true
-	legend.ThumbnailWidth = vg.Points(24)
-	legend.TextStyle.Font.Size = vg.Points(9)
-
-	pts, _, _ := f.drawableSeries()
-	xr, yr := newSpan(), newSpan()
-	for i, s := range f.Series {
-		if len(pts[i]) == 0 {
-			continue
-		}
-		xys := make(plotter.XYs, len(pts[i]))
-		for k, pt := range pts[i] {
-			xys[k].X, xys[k].Y = pt[0], pt[1]
-			xr.include(pt[0])
-			yr.include(pt[1])
-		}
-		col := hexColour(seriesColours[i%len(seriesColours)])
-		if s.Points {
-			sc, err := plotter.NewScatter(xys)
-			if err != nil {
-				return nil, nil, fmt.Errorf("report: figure %q series %q: %w", f.ID, s.Name, err)
-			}
-			sc.GlyphStyle.Color = col
-			sc.GlyphStyle.Shape = plotutil.Shape(i)
-			sc.GlyphStyle.Radius = vg.Points(2.5)
-			p.Add(sc)
-			if s.Name != "" {
-				legend.Add(s.Name, sc)
-				entries++
-			}
-			continue
-		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, nil, fmt.Errorf("report: figure %q series %q: %w", f.ID, s.Name, err)
-		}
-		l.LineStyle.Color = col
-		l.LineStyle.Width = vg.Points(1.5)
-		if s.Reference {
-			l.LineStyle.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-		}
-		p.Add(l)
-		if s.Name != "" {
-			legend.Add(s.Name, l)
-			entries++
-		}
-	}
-	if f.LogX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = readableTicks{plot.LogTicks{Prec: -1}}
-		p.X.Min, p.X.Max = xr.decades()
-	}
-	if f.LogY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = readableTicks{plot.LogTicks{Prec: -1}}
-		p.Y.Min, p.Y.Max = yr.decades()
-	}
-	if entries == 0 {
-		return p, nil, nil
-	}
-	return p, &legend, nil
 }
 
 // span is the range of the values drawn on one axis.
@@ -287,9 +170,15 @@ const (
 )
 
 // decimalExponent returns floor(log10(v)) for a positive finite v, and
-// whether v is exactly a power of ten. It reads the exponent from the
-// decimal form, which math.Log10 gets wrong for subnormal numbers.
+// whether v is a power of ten. Values within a relative 1e-9 of a power of
+// ten count as that power, so that a grid computed as 10^(k/2) (which gives
+// 9.999999999999994e-08 for 1e-7) does not widen its axis by a decade. It
+// reads the exponent from the decimal form, which math.Log10 gets wrong for
+// subnormal numbers.
 func decimalExponent(v float64) (exp int, powerOfTen bool) {
+	if v >= 1e-300 && v <= 1e300 { // round to 10 significant digits first
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'e', 9, 64), 64)
+	}
 	mant, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', -1, 64), "e")
 	exp, _ = strconv.Atoi(e)
 	return exp, mant == "1"

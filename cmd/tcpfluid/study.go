@@ -25,9 +25,9 @@ import (
 func studyFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "out", Value: "tcpfluid-report", Usage: "directory of the report"},
-		&cli.StringFlag{Name: "echarts", Usage: "how index.html loads ECharts: inline, local or remote (default: inline when an echarts.min.js is found, else remote)"},
-		&cli.StringFlag{Name: "echarts-file", Usage: "echarts.min.js for --echarts inline|local (default: $TCPFLUID_ECHARTS or node_modules)"},
-		&cli.StringFlag{Name: "static", Value: "svg,png", Usage: "formats of the static figures: svg, png, pdf"},
+		&cli.StringFlag{Name: "echarts", Value: "inline", Usage: "how index.html loads ECharts: inline (in the page), local (echarts.min.js next to it) or remote (from the network)"},
+		&cli.StringFlag{Name: "echarts-file", EnvVars: []string{report.EChartsEnv}, Usage: "echarts.min.js for --echarts inline|local instead of the built-in ECharts " + report.EChartsVersion},
+		&cli.StringFlag{Name: "static", Value: "svg,png,pdf", Usage: "formats of the static figures: svg, png, pdf (\"\" for none)"},
 	}
 }
 
@@ -58,18 +58,11 @@ func defaultStudy(c *cli.Context) error {
 
 func reportOptions(c *cli.Context) (report.Options, error) {
 	var o report.Options
-	o.Static = splitList(c.String("static"))
-	o.EChartsFile = c.String("echarts-file")
-	mode := c.String("echarts")
-	if mode == "" {
-		mode = "remote"
-		if o.EChartsFile != "" {
-			mode = "inline"
-		} else if f, err := report.FindECharts(); err == nil {
-			mode, o.EChartsFile = "inline", f
-		}
+	if o.Static = splitList(c.String("static")); o.Static == nil {
+		o.Static = []string{} // --static "": none
 	}
-	m, err := report.ParseEChartsMode(mode)
+	o.EChartsFile = c.String("echarts-file")
+	m, err := report.ParseEChartsMode(c.String("echarts"))
 	if err != nil {
 		return o, fmt.Errorf("%w: --echarts: %w", errUsage, err)
 	}
@@ -83,6 +76,9 @@ type study struct {
 	converge  *response.ConvergeReport
 	fairness  []*response.FairnessReport
 	scenarios []*model.Result
+	// slowStart is seed000-slow-start again, traced finely for the figures of its first
+	// seconds.
+	slowStart *model.Result
 	points    []*validate.Report // one fluid-vs-packet response point per classic algorithm
 	table3    *seeds.Table3Report
 }
@@ -144,9 +140,21 @@ func runStudy(ctx context.Context) (*study, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		st.scenarios = append(st.scenarios, res)
+		if name == slowStartScenario {
+			if st.slowStart, err = fluid.Run(ctx, sc, fluid.Settings{Seed: 1, SampleS: slowStartSampleS}); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+		}
 	}
 	return st, nil
 }
+
+// The slow-start experiment's figures show its first seconds, traced every
+// slowStartSampleS: its slow starts last a few seconds of its 30.
+const (
+	slowStartScenario = "seed000-slow-start"
+	slowStartSampleS  = 0.01
+)
 
 // write writes the report directory: index.html, figures, and the analyses' JSON exactly
 // as the commands print them (data/response.json is `tcpfluid response --format json`).
@@ -203,17 +211,22 @@ func (st *study) responseSection() report.Section {
 	drawn := map[string]bool{} // one dashed line per published reference
 	for _, r := range rep.Results {
 		s := report.Series{Name: r.Algorithm, Points: true}
+		// The fit log W = log c − d·log p, drawn over the loss rates it was fitted to.
+		fit := report.Series{Name: r.Algorithm + " fit", Of: r.Algorithm, Key: "power-law fit c·p^{-d}"}
 		for _, pt := range r.Points {
 			s.X, s.Y = append(s.X, pt.P), append(s.Y, pt.MeanCwndPkts)
+			if pt.P <= r.FitPMax*(1+1e-9) {
+				fit.X, fit.Y = append(fit.X, pt.P), append(fit.Y, r.C*math.Pow(pt.P, -r.D))
+			}
 		}
-		fig.Series = append(fig.Series, s)
+		fig.Series = append(fig.Series, s, fit)
 		row := []string{r.Algorithm, fmt.Sprintf("%.4g", r.C), fmt.Sprintf("%.4f", r.D), fmt.Sprintf("%.5f", r.R2), fmt.Sprintf("%.0e", r.FitPMax), "-", "-", "-", "-", "-", "-"}
 		if r.Reference != nil {
 			row[5], row[6], row[7] = fmt.Sprintf("%.4g", r.RefC), num(r.Reference.D), r.Reference.Source
 		}
 		if r.Reference != nil && !drawn[r.Reference.Source] {
 			drawn[r.Reference.Source] = true
-			ref := report.Series{Name: r.Algorithm + " ref.", Reference: true}
+			ref := report.Series{Name: r.Algorithm + " ref. (" + r.Reference.Source + ")", Of: r.Algorithm, Reference: true, Key: "published reference"}
 			for _, pt := range r.Points {
 				if r.Reference.PMax == 0 || pt.P <= r.Reference.PMax*(1+1e-9) {
 					ref.X, ref.Y = append(ref.X, pt.P), append(ref.Y, r.Reference.Window(pt.P, rep.RTTS))
@@ -231,7 +244,9 @@ func (st *study) responseSection() report.Section {
 	}
 	return report.Section{Title: "Response functions", Figures: []report.Figure{fig}, Tables: []report.Table{tab},
 		Text: "One long-lived flow per point on an uncongested path; 100 loss events of warm-up, then 50 measured. " +
-			"Reference curves (dashed) are drawn over the loss rates where they apply. CUBIC runs with fast convergence, " +
+			"Markers are the model's mean windows; solid lines in the same colour are the power-law fits c·p^−d of the table, over " +
+			"the loss rates they were fitted to; dark dashed lines over them are the published references, over the loss rates where they apply " +
+			"(Mathis et al. once, for Reno, NewReno and Vegas alike). CUBIC runs with fast convergence, " +
 			"compared in whole packets as Linux does, which the RFC 9438 table ignores: its mean window is within 3% of the table " +
 			"at p = 1e-4 and 1e-5 and 5–7% below it at 1e-6 and 1e-7."}
 }
@@ -261,7 +276,8 @@ func (st *study) fairnessSection() report.Section {
 	for _, rep := range st.fairness {
 		tab := report.Table{ID: "fairness-" + rep.Mode, Title: "Fairness, mode " + rep.Mode,
 			Columns: []string{"algorithm", "flows", "Jain", "utilisation", "shares", "extra"}}
-		fig := report.Figure{ID: "jain-" + rep.Mode, Title: "Jain's index over time, mode " + rep.Mode, XLabel: "time (s)", YLabel: "Jain's index"}
+		// Jain's index is at most 1: the axis ends there, so values near 1 stay in view.
+		fig := report.Figure{ID: "jain-" + rep.Mode, Title: "Jain's index over time, mode " + rep.Mode, XLabel: "time (s)", YLabel: "Jain's index", YMax: 1}
 		for _, r := range rep.Results {
 			var shares []string
 			for _, sh := range r.Shares {
@@ -316,33 +332,11 @@ func (st *study) validationSection() report.Section {
 func (st *study) scenarioSection() report.Section {
 	sec := report.Section{Title: "The seeds' scenarios (fluid engine)"}
 	for _, res := range st.scenarios {
-		cwnd := report.Figure{ID: "cwnd-" + res.Scenario, Title: res.Scenario + ": congestion windows", XLabel: "time (s)", YLabel: "cwnd (packets)"}
-		queue := report.Figure{ID: "queue-" + res.Scenario, Title: res.Scenario + ": queues", XLabel: "time (s)", YLabel: "queue (packets)"}
-		flows := map[string]*report.Series{}
-		var names []string
-		for _, smp := range res.Trace {
-			var key string
-			var v float64
-			if smp.Flow >= 0 {
-				key, v = "flow "+flowName(res, smp.Flow, smp.Subflow), smp.CwndPkts
-			} else {
-				key, v = "link "+smp.Link, smp.QueuePkts
-			}
-			s, ok := flows[key]
-			if !ok {
-				s = &report.Series{Name: strings.SplitN(key, " ", 2)[1]}
-				flows[key] = s
-				names = append(names, key)
-			}
-			s.X, s.Y = append(s.X, smp.TS), append(s.Y, v)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if strings.HasPrefix(k, "flow ") {
-				cwnd.Series = append(cwnd.Series, *flows[k])
-			} else if maxOf(flows[k].Y) > 0 {
-				queue.Series = append(queue.Series, *flows[k])
-			}
+		var cwnd, queue report.Figure
+		if res.Scenario == slowStartScenario && st.slowStart != nil {
+			cwnd, queue = slowStartFigures(st.slowStart)
+		} else {
+			cwnd, queue = traceFigures(res, math.Inf(1))
 		}
 		tab := report.Table{ID: "summary-" + res.Scenario, Title: res.Scenario,
 			Columns: []string{"flow", "algorithm", "goodput", "mean cwnd (pkts)", "loss events", "delivered", "dropped", "completion (s)"}}
@@ -361,6 +355,125 @@ func (st *study) scenarioSection() report.Section {
 		sec.Tables = append(sec.Tables, tab)
 	}
 	return sec
+}
+
+// A link's queue is drawn when it holds more than queueShownPkts in at least
+// queueShownShare of the samples; the others (access links that only see the burst of
+// a slow start) are named in the figure's note.
+const (
+	queueShownPkts  = 0.5
+	queueShownShare = 0.01
+)
+
+// traceFigures returns the congestion windows and the queues of res's trace up to
+// untilS: one series per flow (or subflow), and one per link whose queue is not empty
+// in nearly every sample.
+func traceFigures(res *model.Result, untilS float64) (cwnd, queue report.Figure) {
+	cwnd = report.Figure{ID: "cwnd-" + res.Scenario, Title: res.Scenario + ": congestion windows", XLabel: "time (s)", YLabel: "cwnd (packets)"}
+	queue = report.Figure{ID: "queue-" + res.Scenario, Title: res.Scenario + ": queues", XLabel: "time (s)", YLabel: "queue (packets)"}
+	flows := map[string]*report.Series{}
+	var names []string
+	for _, smp := range res.Trace {
+		if smp.TS > untilS*(1+1e-9) {
+			continue
+		}
+		var key string
+		var v float64
+		if smp.Flow >= 0 {
+			key, v = "flow "+flowName(res, smp.Flow, smp.Subflow), smp.CwndPkts
+		} else {
+			key, v = "link "+smp.Link, smp.QueuePkts
+		}
+		s, ok := flows[key]
+		if !ok {
+			s = &report.Series{Name: strings.SplitN(key, " ", 2)[1]}
+			flows[key] = s
+			names = append(names, key)
+		}
+		s.X, s.Y = append(s.X, smp.TS), append(s.Y, v)
+	}
+	sort.Strings(names)
+	var hidden []string
+	for _, k := range names {
+		s := flows[k]
+		if strings.HasPrefix(k, "flow ") {
+			cwnd.Series = append(cwnd.Series, *s)
+			continue
+		}
+		busy, peak, peakT := 0, 0.0, 0.0
+		for i, q := range s.Y {
+			if q > queueShownPkts {
+				busy++
+			}
+			if q > peak {
+				peak, peakT = q, s.X[i]
+			}
+		}
+		switch {
+		case float64(busy) >= queueShownShare*float64(len(s.Y)):
+			queue.Series = append(queue.Series, *s)
+		case peak > queueShownPkts:
+			hidden = append(hidden, fmt.Sprintf("%s (%.0f packets at %.3g s)", s.Name, peak, peakT))
+		}
+	}
+	if len(hidden) > 0 {
+		queue.Note = fmt.Sprintf("Not drawn: queues empty in over %.0f%% of the samples, whose peaks were %s; every other link's queue stays empty.",
+			100*(1-queueShownShare), strings.Join(hidden, ", "))
+	} else if len(queue.Series) > 0 {
+		queue.Note = "Links whose queue stays empty are not drawn."
+	}
+	return cwnd, queue
+}
+
+// slowStartFigures shows seed 000's slow-start experiment over its first seconds, up
+// to a second after the last flow leaves slow start: COLO's concave slow start against
+// standard slow start, the windows on a logarithmic axis (slow start is a straight line
+// there) with the level where COLO's concave part begins, and the bottleneck queues.
+func slowStartFigures(res *model.Result) (cwnd, queue report.Figure) {
+	lastSS, concaveAt, coloSSEnd := 0.0, math.NaN(), math.NaN()
+	for _, smp := range res.Trace {
+		if smp.Flow < 0 {
+			continue
+		}
+		inSS := smp.CwndPkts < smp.Ssthresh*(1-1e-9)
+		if inSS {
+			lastSS = smp.TS
+		}
+		if flowAlgorithm(res, smp.Flow) == "colo" {
+			if smp.TS == 0 {
+				concaveAt = smp.Ssthresh / 2
+			}
+			if !inSS && math.IsNaN(coloSSEnd) {
+				coloSSEnd = smp.TS
+			}
+		}
+	}
+	until := math.Min(math.Ceil(lastSS+1), res.DurationS)
+	cwnd, queue = traceFigures(res, until)
+	cwnd.Title = fmt.Sprintf("%s: congestion windows, first %g s", res.Scenario, until)
+	queue.Title = fmt.Sprintf("%s: bottleneck queues, first %g s", res.Scenario, until)
+	cwnd.LogY = true
+	// The level where COLO's slow start turns concave, drawn while COLO is in slow start.
+	if !math.IsNaN(concaveAt) && !math.IsInf(concaveAt, 0) && !math.IsNaN(coloSSEnd) {
+		cwnd.Series = append(cwnd.Series, report.Series{Name: "COLO concave from ssthresh/2", Reference: true,
+			X: []float64{0, coloSSEnd}, Y: []float64{concaveAt, concaveAt}})
+	}
+	var drops []string
+	for _, f := range res.Flows {
+		drops = append(drops, fmt.Sprintf("%s %.0f dropped, %d loss event(s), %d timeout(s)", f.Name, f.DroppedPkts, f.LossEvents, f.Timeouts))
+	}
+	cwnd.Note = fmt.Sprintf("Traced every %g s. The run lasts %g s; after these seconds both windows grow in congestion avoidance. Over the whole run: %s.",
+		slowStartSampleS, res.DurationS, strings.Join(drops, "; "))
+	return cwnd, queue
+}
+
+func flowAlgorithm(res *model.Result, flow int) string {
+	for _, f := range res.Flows {
+		if f.Flow == flow {
+			return f.Algorithm
+		}
+	}
+	return ""
 }
 
 func flowName(res *model.Result, flow, sub int) string {

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tcpfluid/tcpfluid/report"
+)
+
+// The study's report options: the page inlines the built-in ECharts unless told
+// otherwise, and the static figures come as SVG, PNG and PDF.
+func TestStudyReportOptions(t *testing.T) {
+	t.Setenv(report.EChartsEnv, "")
+	parse := func(args ...string) (report.Options, error) {
+		var o report.Options
+		var err error
+		app := &cli.App{Flags: studyFlags(), Action: func(c *cli.Context) error {
+			o, err = reportOptions(c)
+			return nil
+		}}
+		if runErr := app.Run(append([]string{"tcpfluid"}, args...)); runErr != nil {
+			return o, runErr
+		}
+		return o, err
+	}
+	o, err := parse()
+	if err != nil || o.ECharts != report.EChartsInline || o.EChartsFile != "" || !slices.Equal(o.Static, []string{"svg", "png", "pdf"}) {
+		t.Errorf("defaults: %+v, %v; want inline with the built-in ECharts and svg, png, pdf", o, err)
+	}
+	for _, mode := range []report.EChartsMode{report.EChartsLocal, report.EChartsRemote} {
+		if o, err := parse("--echarts", mode.String()); err != nil || o.ECharts != mode {
+			t.Errorf("--echarts %s: %v, %v", mode, o.ECharts, err)
+		}
+	}
+	if _, err := parse("--echarts", "cdn"); !errors.Is(err, errUsage) {
+		t.Errorf("--echarts cdn: %v, want a usage error", err)
+	}
+	if o, err := parse("--static", ""); err != nil || o.Static == nil || len(o.Static) != 0 {
+		t.Errorf(`--static "": %q, %v; want no static figures`, o.Static, err)
+	}
+	t.Setenv(report.EChartsEnv, "/some/echarts.min.js")
+	if o, _ := parse(); o.EChartsFile != "/some/echarts.min.js" {
+		t.Errorf("$%s: EChartsFile %q, want the variable's file", report.EChartsEnv, o.EChartsFile)
+	}
+}
+
+// What the study shows: the response figure draws each algorithm's fit in its
+// colour; queue figures leave out queues that stay empty; the slow-start figures
+// show the seconds where COLO's and Reno's slow starts play out; Jain's index is
+// drawn up to 1.
+func TestStudyFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the default study")
+	}
+	st, err := runStudy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := map[string]report.Figure{}
+	for _, sec := range st.page().Sections {
+		for _, f := range sec.Figures {
+			figs[f.ID] = f
+		}
+	}
+
+	resp := figs["response"]
+	fits := map[string]report.Series{}
+	for _, s := range resp.Series {
+		if s.Of != "" && !s.Reference {
+			fits[s.Of] = s
+		}
+	}
+	for _, r := range st.response.Results {
+		fit, ok := fits[r.Algorithm]
+		if !ok || len(fit.X) < 2 || fit.Key == "" {
+			t.Errorf("response: %s has no fitted line (%d points, key %q)", r.Algorithm, len(fit.X), fit.Key)
+			continue
+		}
+		for i, p := range fit.X {
+			if p > r.FitPMax*(1+1e-9) || math.Abs(fit.Y[i]/(r.C*math.Pow(p, -r.D))-1) > 1e-12 {
+				t.Errorf("response: %s's fit has (%g, %g), off c·p^-d or beyond p = %g", r.Algorithm, p, fit.Y[i], r.FitPMax)
+				break
+			}
+		}
+	}
+
+	for id, f := range figs {
+		switch {
+		case strings.HasPrefix(id, "queue-"):
+			for _, s := range f.Series {
+				busy := 0
+				for _, q := range s.Y {
+					if q > queueShownPkts {
+						busy++
+					}
+				}
+				if float64(busy) < queueShownShare*float64(len(s.Y)) {
+					t.Errorf("%s draws %s, empty in %d of %d samples", id, s.Name, len(s.Y)-busy, len(s.Y))
+				}
+			}
+		case strings.HasPrefix(id, "jain-"):
+			if f.YMax != 1 {
+				t.Errorf("%s: YMax %g, want 1", id, f.YMax)
+			}
+		}
+	}
+	if q := figs["queue-seed000-dumbbell"]; len(q.Series) != 1 || !strings.Contains(q.Note, "access-in") {
+		t.Errorf("queue-seed000-dumbbell: %d series, note %q; want the bottleneck only, the access queue named in the note", len(q.Series), q.Note)
+	}
+
+	cwnd, queue := figs["cwnd-"+slowStartScenario], figs["queue-"+slowStartScenario]
+	colo, reno := seriesNamed(cwnd, "colo"), seriesNamed(cwnd, "reno")
+	if colo == nil || reno == nil || !cwnd.LogY {
+		t.Fatalf("%s: want colo and reno windows on a log axis", cwnd.ID)
+	}
+	end := colo.X[len(colo.X)-1]
+	if end < 3 || end > 10 || len(colo.X) < 300 {
+		t.Errorf("%s spans %g s in %d samples; want the first few seconds, finely traced", cwnd.ID, end, len(colo.X))
+	}
+	// The loss at the end of slow start: Reno falls to one packet (a timeout) while
+	// COLO keeps about half its window.
+	if minOf(reno.Y[len(reno.Y)/3:]) > 2 || minOf(colo.Y[len(colo.Y)/2:]) < 1000 {
+		t.Errorf("%s: Reno's least window %g, COLO's %g after its peak; want Reno's timeout and COLO's gentler decrease in view",
+			cwnd.ID, minOf(reno.Y[len(reno.Y)/3:]), minOf(colo.Y[len(colo.Y)/2:]))
+	}
+	if len(queue.Series) != 2 || queue.Series[0].X[len(queue.Series[0].X)-1] != end {
+		t.Errorf("%s: %d queues; want the two bottlenecks over the same seconds", queue.ID, len(queue.Series))
+	}
+}
+
+func seriesNamed(f report.Figure, name string) *report.Series {
+	for i := range f.Series {
+		if f.Series[i].Name == name {
+			return &f.Series[i]
+		}
+	}
+	return nil
+}
+
+func minOf(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = math.Min(m, x)
+	}
+	return m
+}
