@@ -151,8 +151,8 @@ func HMTGOf(n *Network) (HMTG, error) {
 	}
 	c := &n.Classes[0]
 	L := &n.Links[c.Links[0]]
-	if L.RED == nil {
-		return HMTG{}, fmt.Errorf("%w: the HMTG loop needs a RED link", ErrNetwork)
+	if L.RED == nil || L.RED.Weight >= 1 {
+		return HMTG{}, fmt.Errorf("%w: the HMTG loop needs a RED link that averages (q_weight < 1)", ErrNetwork)
 	}
 	eq, err := n.Equilibrium()
 	if err != nil {

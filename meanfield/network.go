@@ -34,7 +34,8 @@ type Link struct {
 	// RED, when set, marks arrivals with model.RED's profile of the averaged queue
 	// (gentle off): 0 below MinThPkts, MaxP·(x − MinThPkts)/(MaxThPkts − MinThPkts)
 	// up to MaxThPkts, 1 from there. The average follows x' = K·(q − x) with
-	// K = −C·ln(1 − Weight), the per-packet EWMA at one sample per packet time.
+	// K = −C·ln(1 − Weight), the per-packet EWMA at one sample per packet time;
+	// Weight = 1 is no averaging, x = q.
 	RED *model.RED
 	// LossP is a random loss probability per packet in [0, 1), independent of the
 	// queue; it combines with the queue's marking as 1 − (1 − p_queue)(1 − LossP).
@@ -137,8 +138,8 @@ func (l *Link) validate(at string) error {
 			return fieldErr(at+".red.max_thresh", "%v packets, want > min_thresh (%v packets)", r.MaxThPkts, r.MinThPkts)
 		case !finite(r.MaxP) || r.MaxP <= 0 || r.MaxP > 1:
 			return fieldErr(at+".red.max_p", "%v, want 0 < max_p ≤ 1", r.MaxP)
-		case !finite(r.Weight) || r.Weight <= 0 || r.Weight >= 1:
-			return fieldErr(at+".red.q_weight", "%v, want 0 < q_weight < 1", r.Weight)
+		case !finite(r.Weight) || r.Weight <= 0 || r.Weight > 1:
+			return fieldErr(at+".red.q_weight", "%v, want 0 < q_weight ≤ 1", r.Weight)
 		}
 	}
 	return nil
@@ -153,7 +154,8 @@ func (l *Link) buffer() float64 {
 }
 
 // redGain is K = −C·ln(1 − w_q), 1/s: the per-packet EWMA of weight w_q sampled once per
-// packet time 1/C (Hollot, Misra, Towsley and Gong's K = −ln(1 − α)/δ).
+// packet time 1/C (Hollot, Misra, Towsley and Gong's K = −ln(1 − α)/δ); +Inf for
+// w_q = 1.
 func (l *Link) redGain() float64 { return -l.CapacityPktsPerS * math.Log1p(-l.RED.Weight) }
 
 // redProb is model.RED's marking probability at an average queue of x packets, gentle

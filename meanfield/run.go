@@ -103,8 +103,9 @@ type Result struct {
 	Equilibrium      *Equilibrium   `json:"equilibrium,omitempty"`
 	Series           []SeriesSample `json:"series,omitempty"`
 
-	totals []classTotals // whole-run integrals, for RunScenario
-	links  []linkTotals
+	totals    []classTotals // whole-run integrals, for RunScenario
+	links     []linkTotals
+	delivered [][]float64 // per sample, each class's packets delivered per flow so far
 }
 
 // ClassResult summarises a class over the tail.
@@ -145,7 +146,7 @@ type SeriesSample struct {
 }
 
 type classTotals struct {
-	activeS, cwnd, sent, acked, losses float64 // ∫dt, ∫W, ∫rate, ∫ack, ∫ack·p
+	cwnd, sent, acked, losses float64 // ∫W, ∫rate, ∫ack, ∫ack·p
 }
 
 type linkTotals struct {
@@ -219,6 +220,10 @@ type simRun struct {
 	lt      []linkTotals
 	series  []SeriesSample
 	nextSmp int
+	// Packets delivered per flow, per class, at the start and end of the current step
+	// (totals only), for the trace's running count.
+	cum0, cum1 []float64
+	cum        [][]float64
 }
 
 func (r *simRun) run(ctx context.Context) (*Result, error) {
@@ -268,6 +273,7 @@ func (r *simRun) run(ctx context.Context) (*Result, error) {
 	r.lt = make([]linkTotals, len(n.Links))
 	r.tail = [2]*stats{newStats(s.m, len(n.Links)), newStats(s.m, len(n.Links))}
 	r.full = newStats(s.m, len(n.Links))
+	r.cum0, r.cum1 = make([]float64, s.m), make([]float64, s.m)
 	s.setActive(0)
 	drv, err := ode.NewDriver(dp, ivp, nil, ode.DriverSettings{MaxSteps: set.MaxSteps, History: r.hist, OnStep: r.onStep})
 	if err != nil {
@@ -276,6 +282,7 @@ func (r *simRun) run(ctx context.Context) (*Result, error) {
 	r.drv = drv
 	if set.SampleS > 0 {
 		r.sample(0, y0)
+		r.cum = append(r.cum, make([]float64, s.m))
 	}
 	// Segments between class starts and stops, so that no step straddles one.
 	cuts := []float64{set.DurationS}
@@ -308,7 +315,13 @@ func (r *simRun) onStep(t0, t1 float64) {
 	tailStart := r.set.DurationS - r.set.TailS
 	mid := r.set.DurationS - r.set.TailS/2
 	if r.totals {
+		for i := range r.tot {
+			r.cum0[i] = r.tot[i].acked - r.tot[i].losses
+		}
 		r.accumulate(t0, t1, r.full, true)
+		for i := range r.tot {
+			r.cum1[i] = r.tot[i].acked - r.tot[i].losses
+		}
 	}
 	for k, lo := range [2]float64{tailStart, mid} {
 		hi := [2]float64{mid, r.set.DurationS}[k]
@@ -326,6 +339,14 @@ func (r *simRun) onStep(t0, t1 float64) {
 			r.nextSmp++
 			r.drv.Interpolate(r.y, math.Min(ts, t1))
 			r.sample(ts, r.y.RawVector().Data)
+			if r.totals {
+				frac := math.Min((ts-t0)/(t1-t0), 1)
+				row := make([]float64, len(r.cum0))
+				for i := range row {
+					row[i] = r.cum0[i] + frac*(r.cum1[i]-r.cum0[i])
+				}
+				r.cum = append(r.cum, row)
+			}
 		}
 	}
 }
@@ -352,7 +373,6 @@ func (r *simRun) accumulate(a, b float64, st *stats, totals bool) {
 			st.wMax[i] = math.Max(st.wMax[i], y[i])
 			if totals {
 				tt := &r.tot[i]
-				tt.activeS += wt
 				tt.cwnd += wt * y[i]
 				tt.sent += wt * s.rate[i]
 				tt.acked += wt * s.ack[i]
@@ -401,7 +421,7 @@ func (r *simRun) result(eq *Equilibrium) (*Result, error) {
 	s, n := r.s, r.s.net
 	y := r.drv.Y().RawVector().Data
 	res := &Result{DurationS: r.set.DurationS, TailS: r.set.TailS, Steps: r.drv.Steps(), Equilibrium: eq,
-		Series: r.series, totals: r.tot, links: r.lt}
+		Series: r.series, totals: r.tot, links: r.lt, delivered: r.cum}
 	// The tail's summaries from its two halves.
 	both := func(f func(st *stats) float64) float64 { return f(r.tail[0]) + f(r.tail[1]) }
 	amp := [2]float64{}

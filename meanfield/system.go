@@ -28,11 +28,12 @@ type system struct {
 	past bool
 
 	// Quantities of the last observe, per class and per link.
-	tau  []float64 // RTT now, s
-	rate []float64 // send rate per flow now, packets/s
-	ack  []float64 // ACK rate per flow, W(t−τ)/τ(t−τ), packets/s
-	seen []float64 // loss probability the ACKs report, p(t−τ)
-	lam  []float64 // arrival rate at each link, packets/s
+	tau  []float64  // RTT now, s
+	rate []float64  // send rate per flow now, packets/s
+	ack  []float64  // ACK rate per flow, W(t−τ)/τ(t−τ), packets/s
+	seen []float64  // loss probability the ACKs report, p(t−τ)
+	lam  []float64  // arrival rate at each link, packets/s
+	der  [3]float64 // scratch of avgAt
 }
 
 // lagger serves class i's look-back: component k of the state at time t ≤ now, and its
@@ -50,7 +51,8 @@ type lagger interface {
 const quasiStaticKTau = 100
 
 // newSystem lays out n; quasi allows the quasi-static RED average (simulation only: the
-// linearisation keeps the average as a state).
+// linearisation keeps the average as a state, except without averaging, K = ∞, where
+// the average is the queue).
 func newSystem(n *Network, quasi bool) *system {
 	s := &system{net: n, m: len(n.Classes)}
 	s.dim = s.m
@@ -74,7 +76,7 @@ func newSystem(n *Network, quasi bool) *system {
 		for _, i := range s.via[l] {
 			tmin = math.Min(tmin, n.Classes[i].PropRTTS)
 		}
-		if quasi && k*tmin >= quasiStaticKTau {
+		if math.IsInf(k, 1) || (quasi && k*tmin >= quasiStaticKTau) {
 			s.x, s.quasi = append(s.x, -1), append(s.quasi, true)
 			continue
 		}
@@ -172,8 +174,8 @@ func (s *system) avgAt(i, l int, t float64, lg lagger) float64 {
 	if xi := s.x[l]; xi >= 0 {
 		return lg.lag(i, xi, t)
 	}
-	var d [3]float64
-	lg.derivs(i, s.q[l], t, d[:])
+	d := s.der[:]
+	lg.derivs(i, s.q[l], t, d)
 	k := s.gain[l]
 	return s.clampQ(l, d[0]-d[1]/k+d[2]/(k*k))
 }
