@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/cmplx"
 	"slices"
+
+	"github.com/tcpfluid/tcpfluid/model"
 )
 
 // Verdicts of the linear stability analysis.
@@ -292,4 +294,75 @@ func boundary(ctx context.Context, n *Network, k Knob, lo, hi float64, g func(*N
 		}
 	}
 	return (lo + hi) / 2, nil
+}
+
+// FindCritical finds the knob's critical factor without a bracket: from f = 1 it tries
+// 2^±k, k = 1, 2, …, until the rightmost root changes side or the factor passes
+// maxFactor (or 1/maxFactor), then bisects (Critical). A point where the analysis fails
+// (no smooth equilibrium: RED saturated, an overloaded link) ends the search in that
+// direction. found is false when no change was met.
+func FindCritical(ctx context.Context, n *Network, k Knob, maxFactor float64) (f float64, found bool, err error) {
+	if !(maxFactor > 1) || !finite(maxFactor) {
+		return 0, false, fmt.Errorf("%w: boundary search factor %v, want a finite number > 1", ErrNetwork, maxFactor)
+	}
+	side := func(f float64) (bool, error) {
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+		}
+		net, err := n.Scaled(k, f)
+		if err != nil {
+			return false, err
+		}
+		st, err := Analyze(net)
+		if err != nil {
+			return false, err
+		}
+		return st.Verdict == VerdictStable, nil
+	}
+	at1, err := side(1)
+	if err != nil {
+		return 0, false, err
+	}
+	up, down := true, true
+	for g := 2.0; g <= maxFactor && (up || down); g *= 2 {
+		for _, c := range []struct {
+			f  float64
+			on *bool
+		}{{g, &up}, {1 / g, &down}} {
+			if !*c.on {
+				continue
+			}
+			s, err := side(c.f)
+			if ctx != nil && ctx.Err() != nil {
+				return 0, false, ctx.Err()
+			}
+			if err != nil {
+				*c.on = false
+				continue
+			}
+			if s != at1 {
+				var lo, hi float64
+				if c.f < 1 {
+					lo, hi = c.f, c.f*2
+				} else {
+					lo, hi = c.f/2, c.f
+				}
+				f, err := Critical(ctx, n, k, lo, hi)
+				return f, err == nil, err
+			}
+		}
+	}
+	return 0, false, nil
+}
+
+// AnalyzeScenario is Analyze of a validated scenario's mean-field network (FromScenario),
+// every flow active from t = 0: the verdict and margins a sweep maps over its axes.
+func AnalyzeScenario(sc *model.Scenario) (*Stability, error) {
+	net, _, err := FromScenario(sc)
+	if err != nil {
+		return nil, err
+	}
+	return Analyze(net)
 }
