@@ -212,8 +212,10 @@ func (lin *Linearisation) newton(s complex128) (complex128, bool) {
 	return s, false
 }
 
-// spectralNodes is the Chebyshev degree of the pseudospectral discretisation.
-const spectralNodes = 40
+// spectralNodes is the Chebyshev degree of the pseudospectral discretisation: enough to
+// place the rightmost roots (|s|·max R of order one) in Newton's basin; Newton then
+// refines them on det Δ itself.
+const spectralNodes = 32
 
 // Roots returns the rightmost characteristic roots with Im ≥ 0, rightmost first: the
 // eigenvalues of a Chebyshev pseudospectral discretisation of the delay equation's

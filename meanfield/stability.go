@@ -66,7 +66,11 @@ func ptr(v float64) *float64 { return &v }
 
 // Analyze linearises the network about its equilibrium and classifies it by the
 // rightmost characteristic root; for a single RED bottleneck it adds the loop margins.
-func Analyze(n *Network) (*Stability, error) {
+func Analyze(n *Network) (*Stability, error) { return analyze(n, true) }
+
+// analyze is Analyze, with the loop margins or without (boundary searches need only the
+// rightmost root).
+func analyze(n *Network, loop bool) (*Stability, error) {
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
@@ -98,7 +102,7 @@ func Analyze(n *Network) (*Stability, error) {
 	default:
 		st.Verdict = VerdictUnstable
 	}
-	if _, ok := lin.Loop(0); ok {
+	if _, ok := lin.Loop(0); ok && loop {
 		lo, hi := lin.frequencyRange()
 		m := margins(func(w float64) complex128 { l, _ := lin.Loop(complex(0, w)); return l }, lo, hi)
 		m.Link = lin.loopLink
@@ -229,7 +233,7 @@ func (n *Network) Scaled(k Knob, f float64) (*Network, error) {
 // width of 1e-9. The real part must change sign over [lo, hi].
 func Critical(ctx context.Context, n *Network, k Knob, lo, hi float64) (float64, error) {
 	return boundary(ctx, n, k, lo, hi, func(net *Network) (float64, error) {
-		st, err := Analyze(net)
+		st, err := analyze(net, false)
 		if err != nil {
 			return 0, err
 		}
@@ -315,7 +319,7 @@ func FindCritical(ctx context.Context, n *Network, k Knob, maxFactor float64) (f
 		if err != nil {
 			return false, err
 		}
-		st, err := Analyze(net)
+		st, err := analyze(net, false)
 		if err != nil {
 			return false, err
 		}

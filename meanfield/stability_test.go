@@ -352,3 +352,44 @@ func TestGenericVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestFindCritical: the bracket-free search finds Critical's boundary, and a scenario
+// analyses as its network does.
+func TestFindCritical(t *testing.T) {
+	ctx := context.Background()
+	net := hmtgNet()
+	for _, c := range []struct {
+		knob   Knob
+		lo, hi float64
+	}{{KnobPropRTT, 1, 10}} {
+		want, err := Critical(ctx, net, c.knob, c.lo, c.hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, found, err := FindCritical(ctx, net, c.knob, 1024)
+		if err != nil || !found || relErr(got, want) > 1e-8 {
+			t.Errorf("%s: FindCritical %v (found %v, %v), Critical %v", c.knob, got, found, err, want)
+		}
+	}
+	// An uncongested link has no loop through a queue: stable at every RTT up to the
+	// search's limit, nothing found, no error.
+	calm := oneLink(Reno(), 1, 1e9, 0.01, 0.1)
+	if _, found, err := FindCritical(ctx, calm, KnobPropRTT, 64); found || err != nil {
+		t.Errorf("uncongested link: found %v, %v; want no boundary", found, err)
+	}
+	sc := hmtgScenario(10)
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := AnalyzeScenario(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Analyze(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Verdict != b.Verdict || relErr(a.DecayRatePerS, b.DecayRatePerS) > 1e-9 {
+		t.Errorf("scenario: %s at %g /s, network: %s at %g /s", a.Verdict, a.DecayRatePerS, b.Verdict, b.DecayRatePerS)
+	}
+}
