@@ -58,7 +58,7 @@
 // the smallest propagation RTT so that every look-back falls in stored steps. A RED
 // average much faster than the RTT (K·T ≥ 100) would make the explicit solver take K·t/3
 // steps; Simulate then reads it as the exact convolution of the stored queue,
-// x = q − q'/K + q''/K² (ode.History.Derivatives), whose truncation is of order
+// x = q − q′/K + q″/K² (ode.History.Derivatives), whose truncation is of order
 // (1/(K·T))³. Results carry no NaN or infinity; runs stop at Settings.MaxSteps and on the
 // context's cancellation. RunScenario runs a model.Scenario this way and reports a
 // model.Result (Form "meanfield").
