@@ -2,6 +2,7 @@ package meanfield
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -121,6 +122,9 @@ func FromScenario(sc *model.Scenario) (net *Network, classOf []int, err error) {
 // engines do: one FlowResult per flow (each flow of a class has the class's per-flow
 // figures), one LinkResult per link, and the trace when asked. Expected counts stand for
 // counted events: LossEvents is the rounded expected number of loss events, Timeouts 0.
+// Errors wrap model.ErrScenario (the scenario or settings), ErrNoMeanField (an
+// algorithm), model.ErrEngine (the integration: step limit, non-finite state) or the
+// context's error.
 func RunScenario(ctx context.Context, sc *model.Scenario, set ScenarioSettings) (*model.Result, error) {
 	net, classOf, err := FromScenario(sc)
 	if err != nil {
@@ -128,7 +132,12 @@ func RunScenario(ctx context.Context, sc *model.Scenario, set ScenarioSettings) 
 	}
 	s := Settings{DurationS: sc.DurationS, SampleS: set.SampleS, TailS: sc.DurationS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps}
 	res, err := simulate(ctx, net, s, true, true)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrSolve):
+		return nil, fmt.Errorf("%w: %w", model.ErrEngine, err)
+	case errors.Is(err, ErrNetwork):
+		return nil, fmt.Errorf("%w: %w", model.ErrScenario, err)
+	case err != nil:
 		return nil, err
 	}
 	out := &model.Result{Scenario: sc.Name, Engine: "fluid", Form: Form, DurationS: sc.DurationS}

@@ -78,6 +78,20 @@ func TestRunScenario(t *testing.T) {
 	}
 }
 
+// TestScenarioErrors: settings and the step limit report as the engines' errors.
+func TestScenarioErrors(t *testing.T) {
+	sc := hmtgScenario(100)
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunScenario(context.Background(), sc, ScenarioSettings{SampleS: -1}); !errors.Is(err, model.ErrScenario) {
+		t.Errorf("negative sample interval: %v, want model.ErrScenario", err)
+	}
+	if _, err := RunScenario(context.Background(), sc, ScenarioSettings{MaxSteps: 5}); !errors.Is(err, model.ErrEngine) {
+		t.Errorf("step limit: %v, want model.ErrEngine", err)
+	}
+}
+
 // TestFromScenarioRefuses: what the mean-field form cannot express is refused, naming
 // the field.
 func TestFromScenarioRefuses(t *testing.T) {
