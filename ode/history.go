@@ -191,3 +191,47 @@ func (h *History) AtVec(dst []float64, t float64) {
 		dst[i] = p[0] + theta*(p[1]+u*(p[2]+theta*(p[3]+u*p[4])))
 	}
 }
+
+// Derivatives writes component i of y(t) and its time derivatives into dst: dst[0] =
+// y_i(t), dst[k] = the k-th derivative, for k < len(dst) ≤ 5, from the stored step
+// polynomial that serves t (derivatives of order above 4 are zero). Before T0, and
+// before the first step, the history is read as constant: dst[k] = 0 for k ≥ 1.
+// Across a step boundary the dense output is continuous with its first derivative
+// (DormandPrince's and RK4's interpolants match the end slopes); higher derivatives
+// jump there.
+func (h *History) Derivatives(i int, t float64, dst []float64) {
+	if h.err != nil || len(dst) == 0 {
+		return
+	}
+	for k := range dst {
+		dst[k] = 0
+	}
+	if t < h.t0 || h.n == 0 {
+		dst[0] = h.At(i, t)
+		return
+	}
+	s, theta := h.find(t)
+	p := h.coef[s*5*h.dim+5*i:][:5]
+	// y = c0 + θ(c1 + (1−θ)(c2 + θ(c3 + (1−θ)c4))) in powers of θ.
+	a := [5]float64{p[0], p[1] + p[2], p[3] + p[4] - p[2], -p[3] - 2*p[4], p[4]}
+	inv := 0.0
+	if h.step[s] > 0 {
+		inv = 1 / h.step[s]
+	}
+	scale := 1.0 // (1/step)^k
+	for k := range min(len(dst), 5) {
+		// k-th derivative in θ of Σ a_j θ^j, by Horner.
+		v := 0.0
+		for j := 4; j >= k; j-- {
+			f := 1.0
+			for m := j - k + 1; m <= j; m++ {
+				f *= float64(m)
+			}
+			v = v*theta + f*a[j]
+		}
+		dst[k] = v * scale
+		scale *= inv
+	}
+	u := 1 - theta
+	dst[0] = p[0] + theta*(p[1]+u*(p[2]+theta*(p[3]+u*p[4]))) // exactly At's value
+}

@@ -209,3 +209,49 @@ func TestHistoryLookups(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryDerivatives integrates y' = cos t (y = sin t) with fixed Dormand–Prince
+// steps h = 1/20 and checks the derivative look-ups against cos, −sin and −cos. The
+// continuous extension has order 4, so its k-th derivative is accurate to O(h^(5−k));
+// for sin, whose derivatives are bounded by one, the bound is h^(5−k). Before T0 and
+// before the first step the history is constant.
+func TestHistoryDerivatives(t *testing.T) {
+	const h = 1.0 / 20
+	hist := NewHistory(1, math.Inf(1), nil)
+	ivp := IVP{Y0: mat.NewVecDense(1, []float64{0}), Func: func(dst *mat.VecDense, t float64, _ mat.Vector) {
+		raw(dst)[0] = math.Cos(t)
+	}}
+	d, err := NewDriver(NewDormandPrince(Settings{FixedStep: true}), ivp, nil, DriverSettings{History: hist, Step: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]float64, 4)
+	hist.Derivatives(0, 1, dst)
+	if dst[0] != 0 || dst[1] != 0 {
+		t.Errorf("before the first step: %v, want the constant initial state", dst)
+	}
+	if _, err := d.Advance(context.Background(), 3); err != nil {
+		t.Fatal(err)
+	}
+	hist.Derivatives(0, -1, dst)
+	if dst[0] != 0 || dst[1] != 0 || dst[2] != 0 {
+		t.Errorf("before T0: %v, want the constant initial state", dst)
+	}
+	worst := make([]float64, 4)
+	for tq := 0.001; tq < 3; tq += 0.00737 {
+		hist.Derivatives(0, tq, dst)
+		want := []float64{math.Sin(tq), math.Cos(tq), -math.Sin(tq), -math.Cos(tq)}
+		for k := range dst {
+			worst[k] = max(worst[k], math.Abs(dst[k]-want[k]))
+		}
+		if v := hist.At(0, tq); v != dst[0] {
+			t.Fatalf("Derivatives value %v differs from At %v at t = %v", dst[0], v, tq)
+		}
+	}
+	t.Logf("max errors of the value and derivatives 1 to 3: %.3g", worst)
+	for k := range worst {
+		if bound := math.Pow(h, float64(5-k)); worst[k] > bound {
+			t.Errorf("derivative %d: max error %g, want ≤ h^%d = %g", k, worst[k], 5-k, bound)
+		}
+	}
+}

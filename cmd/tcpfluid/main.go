@@ -55,6 +55,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			sweepCommand(),
 			scenarioCommand(),
 			validateCommand(),
+			stabilityCommand(),
 		},
 		HideHelpCommand: false,
 		ExitErrHandler:  func(*cli.Context, error) {},
