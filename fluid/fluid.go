@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tcpfluid/tcpfluid/meanfield"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -31,7 +32,7 @@ type Settings struct {
 	StopAfterLosses int
 	// RecordLosses records every loss event in Result.Losses.
 	RecordLosses bool
-	// Form is FormHybrid (default) or FormHybridRecovery.
+	// Form is FormHybrid (default), FormHybridRecovery or FormMeanField.
 	Form string
 	// SACK: the senders repair every hole of a window in one round trip (RFC 6675), as the
 	// packet engine's SACK senders do, so several losses in one window never cost them a
@@ -48,7 +49,17 @@ type Watch struct {
 // Run integrates a validated scenario with the hybrid fluid engine: windows and queues
 // follow ODEs between events; losses, mode switches, flow starts and link events are
 // located by the solver and applied as jumps.
+//
+// FormMeanField runs the scenario's flows as classes of the mean-field form instead
+// (package meanfield: delay-differential equations of each class's mean window).
 func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, error) {
+	if set.Form == FormMeanField {
+		if len(set.Watch) > 0 || set.StopAtWatch || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses {
+			return nil, fmt.Errorf("%w: form %s: watches, injected losses and loss records need located loss events; use form %s",
+				model.ErrScenario, FormMeanField, FormHybrid)
+		}
+		return meanfield.RunScenario(ctx, sc, meanfield.ScenarioSettings{SampleS: set.SampleS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps})
+	}
 	sys, err := newSystem(sc, set)
 	if err != nil {
 		return nil, err
@@ -71,7 +82,7 @@ func (set *Settings) resolve() error {
 		set.Form = FormHybrid
 	}
 	if _, ok := forms[set.Form]; !ok {
-		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrScenario, set.Form, FormHybrid, FormHybridRecovery)
+		return fmt.Errorf("%w: form %q, want %s, %s or %s", model.ErrScenario, set.Form, FormHybrid, FormHybridRecovery, FormMeanField)
 	}
 	if set.SampleS < 0 || math.IsNaN(set.SampleS) {
 		return fmt.Errorf("%w: sample interval %v s, want >= 0", model.ErrScenario, set.SampleS)

@@ -3,6 +3,7 @@ package fluid
 import (
 	"math"
 
+	"github.com/tcpfluid/tcpfluid/meanfield"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -21,6 +22,10 @@ const (
 	// are O(1/W) corrections: 4% at W = 11, 0.05% at W = 1000; behind a queue slow start
 	// grows one packet per packet delivered and sends two.
 	FormHybridRecovery = "hybrid-recovery"
+	// FormMeanField is the mean-field form of Misra, Gong and Towsley: each class of
+	// identical flows as one delay-differential equation of its mean window (package
+	// meanfield), for equilibrium and stability questions at any number of flows.
+	FormMeanField = meanfield.Form
 )
 
 // form is everything that differs between the forms; the rest of the engine asks it.

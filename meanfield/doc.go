@@ -32,25 +32,17 @@
 // # Laws
 //
 // LawOf builds a Law from a registered algorithm. The generic construction needs the two
-// numbers of a memoryless window rule; model does not export those of its built-in rules
-// yet, so until it does (the MeanFieldRuler hook, below) LawFor reads reno, newreno,
-// scalable and highspeed through their exported fluid face — a clearly marked stop-gap
-// table. Laws with memory are refused with ErrNoMeanField and the reason: CUBIC's window
-// is a function of the time since the last loss, not of the window, so a population's mean
-// window has no law of its own (likewise BIC's W_max, H-TCP's time since the loss, COLO's
-// adaptive decrease); Tahoe restarts slow start; Vegas and Compound are delay-driven or
-// two-state; the multi-path laws couple subflows. The mean-field equilibrium of AIMD(a, b)
-// is W = √(a/((1 − b)·p)): Reno's √(2/p), not the sawtooth's √(1.5/p) — the mean-field
-// form averages the loss over the population rather than over one flow's cycle.
-//
-// The hook proposed for model: WindowLaw gets a field Memoryless (set by Reno, NewReno,
-// Scalable and HighSpeed, and by any external law whose PerRTT and Congestion depend on
-// the window and the observation only) and the method
-//
-//	func (l WindowLaw) MeanFieldRule() (WindowRule, bool) // l.Rule(), true when Memoryless && !RestartAfterLoss
-//
-// which every algorithm embedding a WindowLaw then has; MeanFieldRuler is this package's
-// view of it, so the hook takes effect here as soon as it lands.
+// numbers of a memoryless window rule, which an algorithm hands out as model.MeanFielder:
+// every model.WindowLaw that declares itself Memoryless (Reno, NewReno, Scalable,
+// HighSpeed, and any law written with the kit whose PerRTT and Congestion depend on the
+// window and the observation only). Laws with memory are refused with ErrNoMeanField:
+// CUBIC's window is a function of the time since the last loss, not of the window, so a
+// population's mean window has no law of its own (likewise BIC's W_max, H-TCP's time since
+// the loss, COLO's adaptive decrease); Tahoe restarts slow start; Vegas and Compound are
+// delay-driven or two-state; the multi-path laws couple subflows. The mean-field
+// equilibrium of AIMD(a, b) is W = √(a/((1 − b)·p)): Reno's √(2/p), not the sawtooth's
+// √(1.5/p) — the mean-field form averages the loss over the population rather than over
+// one flow's cycle.
 //
 // # Integration
 //

@@ -107,7 +107,7 @@ func TestFromScenarioRefuses(t *testing.T) {
 		}},
 		{"flows[3].size", func(sc *model.Scenario) { sc.Flows[3].SizeBytes = 1e6 }},
 		{"flows[2]: packets of", func(sc *model.Scenario) { sc.Flows[2].MSSBytes = 1000 }},
-		{"time since the last loss", func(sc *model.Scenario) { sc.Flows[1].Algorithm = "cubic" }},
+		{"not a memoryless window rule", func(sc *model.Scenario) { sc.Flows[1].Algorithm = "cubic" }},
 	} {
 		sc := hmtgScenario(10)
 		c.change(sc)

@@ -163,6 +163,14 @@ type (
 		ResponseReference(loss LossModel) (ResponseReference, bool)
 	}
 
+	// MeanFielder is implemented by algorithms whose law has a mean-field form (package
+	// meanfield): a memoryless window rule, increase per RTT and window after a loss as
+	// functions of the window alone. WindowLaw implements it for laws that declare
+	// themselves Memoryless.
+	MeanFielder interface {
+		MeanFieldRule() (rule WindowRule, ok bool)
+	}
+
 	// ConvergeReferencer gives an algorithm's closed-form times to fill a link and to
 	// recover after a loss at its current parameters (reference.go).
 	ConvergeReferencer interface {

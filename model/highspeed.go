@@ -51,7 +51,7 @@ func init() {
 		h.Base = NewBase("highspeed", "HighSpeed TCP: AIMD with window-dependent a(W) and b(W) above 38 packets (RFC 3649)",
 			Switch(&h.table, "table", 0, "RFC 3649 §5 closed form (0); Appendix B table as in Linux tcp_highspeed.c (1)",
 				"0: closed-form a(W), b(W); 1: RFC 3649 Appendix B table, looked up as Linux does"))
-		h.WindowLaw = WindowLaw{Rule: h.rule}
+		h.WindowLaw = WindowLaw{Rule: h.rule, Memoryless: true}
 		return h
 	})
 }

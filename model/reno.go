@@ -42,7 +42,7 @@ var (
 func newRenoFamily(name, describe string, r Recovery, restartAfterLoss bool) *renoFamily {
 	return &renoFamily{
 		Base:      NewBase(name, describe),
-		WindowLaw: WindowLaw{Rule: func() WindowRule { return renoRule{} }, RestartAfterLoss: restartAfterLoss},
+		WindowLaw: WindowLaw{Rule: func() WindowRule { return renoRule{} }, RestartAfterLoss: restartAfterLoss, Memoryless: true},
 		recovery:  r,
 	}
 }

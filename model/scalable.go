@@ -25,7 +25,7 @@ func init() {
 				"fraction of the window removed by a loss above the legacy window"),
 			Real(&a.p.legacy, "legacy_window", 16, "packets", 0, 1e9, "Kelly 2003 (Linux tcp_scalable.c: 50)",
 				"at or below this window Scalable behaves as Reno"))
-		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{a.p} }}
+		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{a.p} }, Memoryless: true}
 		return a
 	})
 }

@@ -20,6 +20,21 @@ type WindowLaw struct {
 	Rule func() WindowRule
 	// RestartAfterLoss makes every loss restart slow start from one packet (Tahoe).
 	RestartAfterLoss bool
+	// Memoryless declares that the rule's PerRTT and Congestion depend on the window and
+	// the observation alone and that Congestion records nothing: a population's mean
+	// window then follows the rule itself (MeanFielder).
+	Memoryless bool
+}
+
+var _ MeanFielder = WindowLaw{}
+
+// MeanFieldRule hands out the rule of a memoryless window law that keeps its window after
+// a loss; ok is false otherwise.
+func (l WindowLaw) MeanFieldRule() (WindowRule, bool) {
+	if !l.Memoryless || l.RestartAfterLoss || l.Rule == nil {
+		return nil, false
+	}
+	return l.Rule(), true
 }
 
 // WindowRule is the congestion-avoidance law of a one-window algorithm. Its increase is

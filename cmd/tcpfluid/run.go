@@ -99,7 +99,7 @@ func parseParam(s string) (algo, name string, value float64, err error) {
 func runCommand() *cli.Command {
 	flags := append(scenarioFlags(),
 		&cli.StringFlag{Name: "engine", Value: "fluid", Usage: "fluid or packet"},
-		&cli.StringFlag{Name: "form", Value: fluid.FormHybrid, Usage: "fluid engine: hybrid (the textbook sawtooth) or hybrid-recovery (counted as a packet sender counts, what validate runs)"},
+		&cli.StringFlag{Name: "form", Value: fluid.FormHybrid, Usage: "fluid engine: hybrid (the textbook sawtooth), hybrid-recovery (counted as a packet sender counts, what validate runs) or meanfield (classes of identical flows as delay-differential equations of the mean window)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw"},
 		&cli.StringFlag{Name: "trace", Usage: "write the time series as CSV to `FILE`"},
 		&cli.StringFlag{Name: "sample", Value: "", Usage: "trace interval (default: duration/1000)"},
@@ -144,8 +144,8 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	form := c.String("form")
-	if form != fluid.FormHybrid && form != fluid.FormHybridRecovery {
-		return fmt.Errorf("%w: --form %q: want %s or %s", errUsage, form, fluid.FormHybrid, fluid.FormHybridRecovery)
+	if form != fluid.FormHybrid && form != fluid.FormHybridRecovery && form != fluid.FormMeanField {
+		return fmt.Errorf("%w: --form %q: want %s, %s or %s", errUsage, form, fluid.FormHybrid, fluid.FormHybridRecovery, fluid.FormMeanField)
 	}
 	res, err := runEngine(c.Context, c.String("engine"), form, sc, c.Uint64("seed"), sample, pkt)
 	if err != nil {

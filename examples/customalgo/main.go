@@ -29,7 +29,7 @@ func newAIMD() model.Algorithm {
 	x.Base = model.NewBase("aimd", "AIMD(a, b): +a packets per RTT, window × b at a loss (example)",
 		model.Real(&x.a, "a", 1, "packets/RTT", 0.01, 100, "example", "increase per RTT"),
 		model.Real(&x.b, "b", 0.5, "1", 0.1, 0.95, "example", "fraction of the window kept after a loss"))
-	x.WindowLaw = model.WindowLaw{Rule: func() model.WindowRule { return aimdRule{a: x.a, b: x.b} }}
+	x.WindowLaw = model.WindowLaw{Rule: func() model.WindowRule { return aimdRule{a: x.a, b: x.b} }, Memoryless: true}
 	return x
 }
 
