@@ -35,7 +35,7 @@ func (f wrappedFluid) AckIncrement(x []float64, o model.Observation) float64 {
 }
 
 var (
-	_ model.RecoveryStyle         = wrapped{}
+	_ model.RecoveryStyle = wrapped{}
 	_ model.AckIncrement  = wrappedFluid{}
 )
 
