@@ -40,8 +40,13 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 	case f.recovery == model.RecoveryReno:
 		return holes >= 2
 	}
-	return (holes-1)*f.rtt > math.Max(model.MinRTOS, f.rtt)
+	return (holes-1)*f.rtt > f.rto()
 }
+
+// rto is the retransmission timeout a sender has armed, s: RFC 6298's smoothed RTT follows
+// the RTT samples, so it is the RTT the latest sample reports (rttSeen), at least
+// model.MinRTOS.
+func (f *subflow) rto() float64 { return math.Max(model.MinRTOS, f.rttSeen) }
 
 // countLoss counts a window reduction of flow f at time t (x is its law's state just
 // before it), records it when asked and ends the run after StopAfterLosses of flow 0.
@@ -58,16 +63,23 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	}
 }
 
-// recoveryTimeout is a recovery that timesOut: fast recovery ends (or, for NewReno, its
-// first partial ACK arrives) one RTT after the first loss with holes unfilled, and the
-// sender waits for its retransmission timer (RFC 6298: max(model.MinRTOS, about one smoothed
-// RTT) on a steady path) before it restarts from one packet.
+// recoveryTimeout is a recovery that timesOut. The fast retransmit at the loss's detection
+// restarted the retransmission timer; the first ACK of new data, one RTT later, restarts
+// it again (it ends Reno's fast recovery, and is NewReno's first partial ACK) unless the
+// timer fires first, as it does when the retransmission waits behind a queue longer than
+// the smoothed RTT says. The sender waits for the timer and then restarts from one packet,
+// retransmitting from the first hole at once (go-back-N).
 func (s *system) recoveryTimeout(f *subflow, t float64, x []float64) {
 	s.countLoss(f, t, x)
 	f.law.OnTimeout(x, s.obsFor(f, t))
 	f.timeouts++
-	f.silentUntil = f.recoverUntil + math.Max(model.MinRTOS, f.rtt)
-	f.recoverUntil = f.silentUntil + f.rtt
+	detected := f.recoverUntil - f.rtt // the recovery began one RTT before it ends
+	rto := f.rto()
+	f.silentUntil = detected + rto
+	if f.rtt < rto {
+		f.silentUntil += f.rtt
+	}
+	f.recoverUntil = f.silentUntil
 }
 
 // overflowSynchronized schedules a loss for every flow crossing link li: each learns of it

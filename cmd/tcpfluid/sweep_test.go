@@ -256,7 +256,7 @@ func TestSweepAlgorithmParameterTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], "sweep of seed000-dumbbell, fluid engine, seed 1: 2 of 2 points") ||
+	if len(lines) < 4 || !strings.HasPrefix(lines[0], "sweep of seed000-dumbbell, fluid engine, seed 1: 2 of 2 points") ||
 		!strings.Contains(lines[1], "colo.beta_min") || !strings.Contains(lines[2], "0.3") || !strings.Contains(lines[3], "0.8") {
 		t.Errorf("table:\n%s", out)
 	}
