@@ -62,8 +62,9 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 		if stop == 0 || stop > sc.DurationS {
 			stop = sc.DurationS
 		}
-		sys.cbr = append(sys.cbr, cbrSource{links: links, rate: c.RateBps / 8, start: c.StartS, stop: stop, arrive: make([]float64, len(links))})
+		sys.cbr = append(sys.cbr, cbrSource{links: links, rate: c.RateBps / 8, start: c.StartS, stop: stop})
 	}
+	sys.addStreams(&lay)
 	sys.sizeBuffers()
 	sys.restart = make([]int, 1, 1+len(sys.links)*linkGuards)
 	for g := range len(sys.links) * linkGuards {
@@ -112,7 +113,7 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 				off: lawOff, nLaw: law.Vars(), cnt: lay.reserve(flowCounters), watch: -1,
 				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(idx)))},
 			subflowState: subflowState{propRTT: prop, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN()},
-			subflowEval:  subflowEval{arrive: make([]float64, len(links))},
+
 		}
 		ff.randomThreshold = ff.rng.ExpFloat64()
 		if ff.stop == 0 || ff.stop > sc.DurationS {
@@ -138,6 +139,31 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 		}
 	}
 	return nil
+}
+
+// addStreams gives every subflow and CBR source a stream at each link of its path, with its
+// queue contents in the state vector, and each link the list of its streams. It runs once
+// every source is in place, so the streams' addresses stay fixed.
+func (s *system) addStreams(lay *layout) {
+	add := func(links []int, rate *float64) []stream {
+		sts := make([]stream, len(links))
+		for k, li := range links {
+			sts[k] = stream{source: rate, content: lay.reserve(1)}
+			if k > 0 {
+				sts[k].prev = &sts[k-1]
+			}
+			s.links[li].streams = append(s.links[li].streams, &sts[k])
+		}
+		return sts
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		f.streams = add(f.links, &f.rate)
+	}
+	for ci := range s.cbr {
+		c := &s.cbr[ci]
+		c.streams = add(c.links, &c.sending)
+	}
 }
 
 // applySettings checks the settings that name subflows and switches on each subflow's

@@ -20,6 +20,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		if l.mode == queueBusy {
 			dy[o+lvQueue] = l.arrive - l.depart
 		}
+		for _, st := range l.streams {
+			dy[st.content] = l.contentRate(st)
+		}
 		dy[o+lvDeparted] = l.depart
 		dy[o+lvQueueTime] = yd[o+lvQueue]
 		if l.mode == queueFull {
@@ -79,7 +82,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		var random, periodic, overflow float64
 		for k, li := range f.links {
 			l := &s.links[li]
-			aPkts := f.arrive[k] / f.wire
+			aPkts := f.streams[k].arrive / f.wire
 			switch l.loss {
 			case model.LossRandom:
 				random += l.lossP * aPkts

@@ -2,13 +2,15 @@ package fluid
 
 // The state vector, declared once. newSystem reserves it in this order:
 //
-//	[link 0 | link 1 | … ]                 linkVars each: queue, departures, ∫queue, drops, RED average
-//	[flow 0's law | subflow counters …]    the law's Vars(), then flowCounters per subflow
+//	[link 0 | link 1 | … ]                      linkVars each: queue, departures, ∫queue, drops, RED average
+//	[flow 0's law | subflow 0's counters, its bytes queued at each link of its path | …]
 //	[flow 1's law | …]
+//	[CBR 0's bytes queued at each link of its path | …]
 //
 // A multi-path flow's law block holds every subflow's window (subflow k's at law offset
-// k); each subflow has its own counters. Offsets are stored in the link and subflow
-// entries (link.off, subflow.off, subflow.cnt).
+// k); each subflow has its own counters and queue contents (streams.go). Offsets are stored
+// in the link, subflow and stream entries (link.off, subflow.off, subflow.cnt,
+// stream.content).
 
 // link variables, at link.off.
 const (

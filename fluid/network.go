@@ -73,57 +73,25 @@ func (s *system) evaluate(t float64, y []float64) {
 	}
 }
 
-// propagate computes every link's arrivals and departures from the sending rates:
-// arrivals propagate downstream, the first link seeing the sending rate and each later link
-// the share of the previous link's departures.
+// propagate computes every link's arrivals and departures from the sending rates, upstream
+// links first: a stream's arrivals are its source's rate at the first link of its path and
+// its departures from the previous link after it (streams.go).
 func (s *system) propagate(t float64, y []float64) {
-	for li := range s.links {
-		l := &s.links[li]
-		l.arrive = 0
-		l.depart = 0
+	for ci := range s.cbr {
+		c := &s.cbr[ci]
+		c.sending = 0
+		if t >= c.start && t < c.stop {
+			c.sending = c.rate
+		}
 	}
 	for _, li := range s.order {
 		l := &s.links[li]
-		for fi := range s.flows {
-			f := &s.flows[fi]
-			for k, fl := range f.links {
-				if fl != li {
-					continue
-				}
-				if k == 0 {
-					f.arrive[k] = f.rate
-				} else {
-					f.arrive[k] = s.departShare(f.links[k-1], f.arrive[k-1])
-				}
-				l.arrive += f.arrive[k]
-			}
+		l.arrive = 0
+		for _, st := range l.streams {
+			st.arrive = st.arrival()
+			l.arrive += st.arrive
 		}
-		for ci := range s.cbr {
-			c := &s.cbr[ci]
-			for k, cl := range c.links {
-				if cl != li {
-					continue
-				}
-				if k == 0 {
-					if t >= c.start && t < c.stop {
-						c.arrive[k] = c.rate
-					} else {
-						c.arrive[k] = 0
-					}
-				} else {
-					c.arrive[k] = s.departShare(c.links[k-1], c.arrive[k-1])
-				}
-				l.arrive += c.arrive[k]
-			}
-		}
-		switch {
-		case !l.up:
-			l.depart = 0
-		case l.mode == queueEmpty:
-			l.depart = math.Min(l.arrive, l.capBps)
-		default:
-			l.depart = l.capBps
-		}
+		l.serve(y)
 		if l.red {
 			l.lossPkt = redDropProb(l.redParams, y[l.off+lvREDAvg]/l.refBytes)
 		}
@@ -135,8 +103,7 @@ func (s *system) propagate(t float64, y []float64) {
 func (s *system) deliveries(y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		last := len(f.links) - 1
-		f.deliver = s.departShare(f.links[last], f.arrive[last])
+		f.deliver = f.streams[len(f.streams)-1].depart
 		// What the sender's latest RTT sample says: the queues it met one round trip ago,
 		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
 		f.rttSeen = f.propRTT
@@ -159,11 +126,13 @@ func (s *system) deliveries(y []float64) {
 }
 
 // sendBehindQueue applies, in the counted form, the window's conservation to a sender
-// behind a queue: it sends one packet for each packet acknowledged and the window's
-// increment, δ per ACK (model.AckIncrement), at least. The rate W/RTT lags a fast-growing
-// window by up to a round — in slow start the queue would fill at half the pace a packet
-// sender's two packets per ACK fill it, and overflow a window later. It reports whether a
-// rate changed (the network is then evaluated again).
+// behind a queue: besides the packets its window keeps in flight, W/RTT, it sends the
+// window's growth, δ packets per packet acknowledged (model.AckIncrement), so that its
+// packets in flight grow with its window. W/RTT alone lags a fast-growing window by up to
+// a round — in slow start the queue would fill at half the pace a packet sender's two
+// packets per ACK fill it, and overflow a window later. On a free path the rate W/RTT
+// stands (the counted form's whole packets). It reports whether a rate changed (the network
+// is then evaluated again).
 func (s *system) sendBehindQueue(t float64, y []float64) bool {
 	if !s.form.counted {
 		return false
@@ -176,9 +145,9 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) {
 			continue
 		}
-		d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
-		if x := f.deliver * (1 + d); d > 0 && x > f.rate {
-			f.rate, changed = x, true
+		if d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t)); d > 0 {
+			f.rate += d * f.deliver
+			changed = true
 		}
 	}
 	return changed
@@ -203,15 +172,6 @@ func (s *system) pathUp(links []int) bool {
 	return true
 }
 
-// departShare is the departure rate of a stream that arrives at link li at rate a: FIFO
-// service shares the capacity in proportion to arrivals.
-func (s *system) departShare(li int, a float64) float64 {
-	l := &s.links[li]
-	if l.arrive <= 0 || a <= 0 {
-		return 0
-	}
-	return a * l.depart / l.arrive
-}
 
 // redDropProb is model.RED's drop probability at an average queue of avg packets (gentle off).
 func redDropProb(r model.RED, avg float64) float64 {

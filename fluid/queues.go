@@ -28,9 +28,11 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 		if slot == linkGuardA {
 			l.mode = queueEmpty
 			y[l.off+lvQueue] = 0
+			l.setContents(y, 0)
 		} else {
 			l.mode = queueFull
 			y[l.off+lvQueue] = l.bufBytes
+			l.setContents(y, l.bufBytes)
 			if s.sc.DropRule != model.DropProportional {
 				s.overflowSynchronized(li, t)
 			}

@@ -26,7 +26,8 @@ type linkSpec struct {
 	lossP     float64
 	red       bool
 	redParams model.RED
-	off       int // offset of the link's variables in the state vector (layout.go)
+	off       int       // offset of the link's variables in the state vector (layout.go)
+	streams   []*stream // every source's packets at this link (streams.go)
 }
 
 type linkState struct {
@@ -111,15 +112,16 @@ type subflowEval struct {
 	rate    float64 // bytes/s sent
 	ackRef  float64 // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes, the RTT they observe)
 	sendW   float64 // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
-	arrive  []float64
-	deliver float64
+	streams []stream // its packets at each link of its path, in path order
+	deliver float64  // bytes/s leaving the path's last link
 }
 
 type cbrSource struct {
 	links       []int
-	rate        float64 // bytes/s
+	rate        float64 // bytes/s while on
 	start, stop float64
-	arrive      []float64
+	sending     float64  // bytes/s now: rate between start and stop, else 0
+	streams     []stream // its packets at each link of its path, in path order
 }
 
 // system is one scenario assembled into a hybrid system.

@@ -21,6 +21,7 @@ var builtins = map[string]func() *Scenario{
 	"seed002-mesh":             seed002Mesh,
 	"seed003-dumbbell":         seed003Dumbbell,
 	"seed004-lfn":              seed004LFN,
+	"parking-lot":              parkingLot,
 }
 
 // BuiltinNames lists the built-in scenarios in sorted order.

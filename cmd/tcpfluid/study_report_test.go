@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/tcpfluid/tcpfluid/report"
 )
@@ -110,8 +111,8 @@ func TestStudyFigures(t *testing.T) {
 			}
 		}
 	}
-	if q := figs["queue-seed000-dumbbell"]; len(q.Series) != 1 || !strings.Contains(q.Note, "access-in") {
-		t.Errorf("queue-seed000-dumbbell: %d series, note %q; want the bottleneck only, the access queue named in the note", len(q.Series), q.Note)
+	if q := figs["queue-seed000-dumbbell"]; len(q.Series) != 1 || q.Series[0].Name != "bottleneck" {
+		t.Errorf("queue-seed000-dumbbell: %d series; want the bottleneck only", len(q.Series))
 	}
 
 	cwnd, queue := figs["cwnd-"+slowStartScenario], figs["queue-"+slowStartScenario]
@@ -123,11 +124,12 @@ func TestStudyFigures(t *testing.T) {
 	if end < 3 || end > 10 || len(colo.X) < 300 {
 		t.Errorf("%s spans %g s in %d samples; want the first few seconds, finely traced", cwnd.ID, end, len(colo.X))
 	}
-	// The loss at the end of slow start: Reno falls to one packet (a timeout) while
-	// COLO keeps about half its window.
-	if minOf(reno.Y[len(reno.Y)/3:]) > 2 || minOf(colo.Y[len(colo.Y)/2:]) < 1000 {
-		t.Errorf("%s: Reno's least window %g, COLO's %g after its peak; want Reno's timeout and COLO's gentler decrease in view",
-			cwnd.ID, minOf(reno.Y[len(reno.Y)/3:]), minOf(colo.Y[len(colo.Y)/2:]))
+	// COLO's concave slow start peaks below Reno's, and the overshoot costs both a timeout
+	// (more holes in one window than NewReno or Reno repairs before the timer fires, as in
+	// the packet engine).
+	if maxOf(colo.Y) >= maxOf(reno.Y) || minOf(reno.Y[len(reno.Y)/3:]) > 2 || minOf(colo.Y[len(colo.Y)/3:]) > 2 {
+		t.Errorf("%s: peaks COLO %g, Reno %g; least windows after them COLO %g, Reno %g; want COLO's peak lower and both timeouts in view",
+			cwnd.ID, maxOf(colo.Y), maxOf(reno.Y), minOf(colo.Y[len(colo.Y)/3:]), minOf(reno.Y[len(reno.Y)/3:]))
 	}
 	if len(queue.Series) != 2 || queue.Series[0].X[len(queue.Series[0].X)-1] != end {
 		t.Errorf("%s: %d queues; want the two bottlenecks over the same seconds", queue.ID, len(queue.Series))
@@ -143,10 +145,4 @@ func seriesNamed(f report.Figure, name string) *report.Series {
 	return nil
 }
 
-func minOf(v []float64) float64 {
-	m := math.Inf(1)
-	for _, x := range v {
-		m = math.Min(m, x)
-	}
-	return m
-}
+func minOf(v []float64) float64 { return floats.Min(v) }

@@ -1,0 +1,92 @@
+package fluid
+
+import "math"
+
+// stream is one source's packets at one link of its path — a subflow's or a CBR source's:
+// what arrives, what departs, and how many of its bytes the link holds (a state variable).
+// A busy queue serves its streams in proportion to what each holds (first in, first out):
+// a source that stops sending keeps the share of its backlog until the backlog is gone,
+// rather than handing it to the sources still arriving.
+type stream struct {
+	prev   *stream  // the same source's stream at the previous link of its path; nil at its first link
+	source *float64 // the source's sending rate, bytes/s, read at its first link
+	// content is the offset in the state vector of the bytes of this stream the link holds.
+	content        int
+	arrive, depart float64 // bytes/s
+}
+
+// arrival is what reaches the stream's link: the source's rate at its first link, the
+// stream's departures from the previous link after it.
+func (st *stream) arrival() float64 {
+	if st.prev == nil {
+		return *st.source
+	}
+	return st.prev.depart
+}
+
+// serve computes link l's departures and its streams' shares of them from the arrivals and
+// the contents y. An empty queue passes what arrives (up to its capacity); a busy or full
+// one sends at capacity, each stream its share of the bytes queued plus one packet time's
+// arrivals, which is the arrival share while the queue is near empty.
+func (l *link) serve(y []float64) {
+	switch {
+	case !l.up:
+		l.depart = 0
+		for _, st := range l.streams {
+			st.depart = 0
+		}
+	case l.mode == queueEmpty:
+		l.depart = math.Min(l.arrive, l.capBps)
+		scale := 0.0
+		if l.arrive > 0 {
+			scale = l.depart / l.arrive
+		}
+		for _, st := range l.streams {
+			st.depart = st.arrive * scale
+		}
+	default:
+		l.depart = l.capBps
+		h := l.refBytes / l.capBps // one packet time, s
+		total := 0.0
+		for _, st := range l.streams {
+			total += math.Max(y[st.content], 0) + st.arrive*h
+		}
+		for _, st := range l.streams {
+			st.depart = 0
+			if total > 0 {
+				st.depart = l.depart * (math.Max(y[st.content], 0) + st.arrive*h) / total
+			}
+		}
+	}
+}
+
+// contentRate is d(content)/dt of a stream of link l: arrivals, less what departs and, at
+// a full queue, less the stream's share of the dropped excess (in proportion to arrivals).
+func (l *link) contentRate(st *stream) float64 {
+	switch {
+	case !l.up || l.mode == queueEmpty:
+		return 0
+	case l.mode == queueFull && l.arrive > l.capBps:
+		return st.arrive*l.capBps/l.arrive - st.depart
+	}
+	return st.arrive - st.depart
+}
+
+// setContents makes link l's streams hold q bytes in all, in proportion to what they hold
+// now (evenly when they hold nothing): a queue switched to empty or to full.
+func (l *link) setContents(y []float64, q float64) {
+	total := 0.0
+	for _, st := range l.streams {
+		total += math.Max(y[st.content], 0)
+	}
+	for _, st := range l.streams {
+		switch {
+		case q == 0:
+			y[st.content] = 0
+		case total > 0:
+			y[st.content] = math.Max(y[st.content], 0) * q / total
+		default:
+			y[st.content] = q / float64(len(l.streams))
+		}
+	}
+}
