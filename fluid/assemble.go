@@ -113,7 +113,6 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 				off: lawOff, nLaw: law.Vars(), cnt: lay.reserve(flowCounters), watch: -1,
 				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(idx)))},
 			subflowState: subflowState{propRTT: prop, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN()},
-
 		}
 		ff.randomThreshold = ff.rng.ExpFloat64()
 		if ff.stop == 0 || ff.stop > sc.DurationS {

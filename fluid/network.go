@@ -172,7 +172,6 @@ func (s *system) pathUp(links []int) bool {
 	return true
 }
 
-
 // redDropProb is model.RED's drop probability at an average queue of avg packets (gentle off).
 func redDropProb(r model.RED, avg float64) float64 {
 	switch {

@@ -107,11 +107,11 @@ type subflowState struct {
 
 // subflowEval is the network as the subflow sees it at the last evaluation.
 type subflowEval struct {
-	rtt     float64 // round-trip time now, s
-	rttSeen float64 // the round-trip time the sender's latest sample reports, s
-	rate    float64 // bytes/s sent
-	ackRef  float64 // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes, the RTT they observe)
-	sendW   float64 // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
+	rtt     float64  // round-trip time now, s
+	rttSeen float64  // the round-trip time the sender's latest sample reports, s
+	rate    float64  // bytes/s sent
+	ackRef  float64  // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes, the RTT they observe)
+	sendW   float64  // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
 	streams []stream // its packets at each link of its path, in path order
 	deliver float64  // bytes/s leaving the path's last link
 }
