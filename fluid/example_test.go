@@ -28,5 +28,5 @@ func ExampleRun() {
 	}
 	// Output:
 	// no-scaling 10.4 Mb/s, 50 MB in 38 s
-	// scaling    40.8 Mb/s, 50 MB in 10 s
+	// scaling    41.0 Mb/s, 50 MB in 10 s
 }

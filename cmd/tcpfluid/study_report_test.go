@@ -124,12 +124,11 @@ func TestStudyFigures(t *testing.T) {
 	if end < 3 || end > 10 || len(colo.X) < 300 {
 		t.Errorf("%s spans %g s in %d samples; want the first few seconds, finely traced", cwnd.ID, end, len(colo.X))
 	}
-	// COLO's concave slow start peaks below Reno's, and the overshoot costs both a timeout
-	// (more holes in one window than NewReno or Reno repairs before the timer fires, as in
-	// the packet engine).
-	if maxOf(colo.Y) >= maxOf(reno.Y) || minOf(reno.Y[len(reno.Y)/3:]) > 2 || minOf(colo.Y[len(colo.Y)/3:]) > 2 {
-		t.Errorf("%s: peaks COLO %g, Reno %g; least windows after them COLO %g, Reno %g; want COLO's peak lower and both timeouts in view",
-			cwnd.ID, maxOf(colo.Y), maxOf(reno.Y), minOf(colo.Y[len(colo.Y)/3:]), minOf(reno.Y[len(reno.Y)/3:]))
+	// The overshoot at the end of slow start costs both a timeout (more holes in one window
+	// than NewReno or Reno repairs before the timer fires, as in the packet engine).
+	if minOf(reno.Y[len(reno.Y)/3:]) > 2 || minOf(colo.Y[len(colo.Y)/3:]) > 2 {
+		t.Errorf("%s: least windows after the peaks COLO %g, Reno %g; want both timeouts in view",
+			cwnd.ID, minOf(colo.Y[len(colo.Y)/3:]), minOf(reno.Y[len(reno.Y)/3:]))
 	}
 	if len(queue.Series) != 2 || queue.Series[0].X[len(queue.Series[0].X)-1] != end {
 		t.Errorf("%s: %d queues; want the two bottlenecks over the same seconds", queue.ID, len(queue.Series))
