@@ -58,8 +58,10 @@ type Table3Report struct {
 	Seed      uint64      `json:"seed"`
 	Tolerance float64     `json:"tolerance"`
 	Rows      []Table3Row `json:"rows"`
-	// RankingOK: both engines rank the algorithms' goodput as Table 3 does.
-	RankingOK bool `json:"ranking_ok"`
+	// FluidRankingOK and PacketRankingOK: the engine ranks the algorithms' goodput as
+	// Table 3 does.
+	FluidRankingOK  bool `json:"fluid_ranking_ok"`
+	PacketRankingOK bool `json:"packet_ranking_ok"`
 	OK        bool `json:"ok"`
 }
 
@@ -113,8 +115,8 @@ func Table3Experiment(ctx context.Context, seed uint64) (*Table3Report, error) {
 		fluidGoodput[row.Algorithm], packetGoodput[row.Algorithm] = row.Fluid.GoodputBps, row.Packet.GoodputBps
 		rep.Rows = append(rep.Rows, row)
 	}
-	rep.RankingOK = ranked(fluidGoodput) && ranked(packetGoodput)
-	rep.OK = rep.OK && rep.RankingOK
+	rep.FluidRankingOK, rep.PacketRankingOK = ranked(fluidGoodput), ranked(packetGoodput)
+	rep.OK = rep.OK && rep.FluidRankingOK && rep.PacketRankingOK
 	return rep, nil
 }
 

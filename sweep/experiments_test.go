@@ -94,7 +94,8 @@ func TestExperimentColoGamma(t *testing.T) {
 
 // The α experiment: a larger α_max refills the queue sooner after each random loss, so the
 // mean queue and window rise with it, beyond the replications' 95% intervals from end to
-// end, while the throughput stays at 99% of the link.
+// end, while the throughput stays where it is (within 1%), near the link's: above 97% of
+// it, as the packet engine's COLO under random loss 1e-5 keeps 97.9% (seed000-colo-random-loss).
 func TestExperimentColoAlpha(t *testing.T) {
 	tab := experiment(t, "seed000-colo-alpha", EngineFluid, nil)
 	q := column(t, tab, MetricMeanQueue)
@@ -112,9 +113,10 @@ func TestExperimentColoAlpha(t *testing.T) {
 	if !(w[len(w)-1] > w[0]) {
 		t.Errorf("mean window %v, want larger at alpha_max 32", w)
 	}
-	for _, thr := range column(t, tab, MetricThroughput) {
-		if thr < 0.99*100e6 || thr > 100e6 {
-			t.Errorf("throughput %v, want 99%% to 100%% of the 100 Mb/s link", thr)
+	thr := column(t, tab, MetricThroughput)
+	for _, v := range thr {
+		if v < 0.97*100e6 || v > 100e6 || math.Abs(v/thr[0]-1) > 0.01 {
+			t.Errorf("throughput %v, want the same within 1%% at every alpha_max, 97%% to 100%% of the 100 Mb/s link", thr)
 		}
 	}
 	t.Logf("mean queue %v", q)

@@ -74,7 +74,8 @@ func (t Tolerance) Judge(name string, fluid, pkt float64) Metric {
 		den := math.Max(math.Abs(pkt), t.Scale)
 		if den == 0 {
 			if fluid == pkt {
-				m.Judged, m.OK = true, true
+				b := t.Bound
+				m.Tolerance, m.Judged, m.OK = &b, true, true
 				return m
 			}
 			m.Reason = "the packet engine's value is 0, so there is no relative error: " + t.Reason

@@ -229,7 +229,7 @@ func TestValidationJSON(t *testing.T) {
 		t.Fatalf("%d metrics, want mean_cwnd_pkts and mean_throughput_bps", len(ms))
 	}
 	for _, m := range ms {
-		for _, k := range []string{"metric", "fluid", "packet", "rel_err", "tolerance", "ok"} {
+		for _, k := range []string{"metric", "fluid", "packet", "error_kind", "error", "tolerance", "tolerance_reason", "judged", "ok"} {
 			if _, ok := m.(map[string]any)[k]; !ok {
 				t.Errorf("metric lacks %q: %v", k, m)
 			}
@@ -346,7 +346,7 @@ func ExamplePoint() {
 	}
 	// Output:
 	// mean_cwnd_pkts: fluid 37.49, packet 36.92, within 3%: true
-	// mean_throughput_bps: fluid 4.317e+06, packet 4.322e+06, within 3%: true
+	// mean_throughput_bps: fluid 4.316e+06, packet 4.322e+06, within 3%: true
 }
 
 // Flows that share no link run apart: seed000-colo-random-loss is four copies of the
