@@ -114,7 +114,6 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(idx)))},
 			subflowState: subflowState{propRTT: prop, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN()},
 		}
-		ff.randomThreshold = ff.rng.ExpFloat64()
 		if ff.stop == 0 || ff.stop > sc.DurationS {
 			ff.stop = sc.DurationS
 		}
@@ -130,6 +129,7 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 			}
 		}
 		s.flows = append(s.flows, ff)
+		s.drawRandomLoss(&s.flows[len(s.flows)-1])
 	}
 	if len(flowPaths) > 1 {
 		s.subObs = append(s.subObs, make([]model.SubflowObservation, len(flowPaths)))

@@ -43,10 +43,10 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// A sender holds its state while its path is down (it hears nothing back) and,
 		// in the recovery form, while fast recovery repairs a loss. A multi-path law is
 		// evaluated once, by subflow 0's entry, and holds only the frozen subflows' windows.
-		frozen := s.form.holds(f, t) || !s.pathUp(f.links) || t < f.silentUntil
+		frozen := s.form.holds(f, t) || !s.pathUp(f.links) || f.silent(t)
 		clock := 1.0
 		if f.ackRef > 0 {
-			clock = f.deliver / f.ackRef
+			clock = f.acked / f.ackRef
 		}
 		switch {
 		case f.nSub == 1 && !frozen:
@@ -76,7 +76,10 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			}
 		}
 		c := f.cnt
-		dy[c+cntCwndTime] = x[f.sub]
+		// Past the receiver window a law grows no more (model.Window.Limit), but the step
+		// that gets there may carry its state a little past it; the sender's window is
+		// the lesser, as in the packet engine's clamp.
+		dy[c+cntCwndTime] = math.Min(x[f.sub], f.rwnd)
 		sendPkts := f.rate / f.wire
 		dy[c+cntSent] = sendPkts
 		var random, periodic, overflow float64
@@ -99,10 +102,11 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		dy[c+cntRandom] = random
 		dy[c+cntPeriodic] = periodic
 		dy[c+cntOverflow] = overflow
-		// Random and periodic losses remove packets but are counted as dropped only at
-		// the located event; the overflow drops are counted continuously.
-		dy[c+cntDropped] = overflow
-		dy[c+cntDelivered] = math.Max(f.deliver/f.wire-random-periodic, 0)
+		// The packets the links' loss processes take are counted as they go, as the
+		// overflow is; the located loss events are the sender's reactions to them.
+		lost := math.Min(random+periodic, f.deliver/f.wire)
+		dy[c+cntDropped] = overflow + lost
+		dy[c+cntDelivered] = f.deliver/f.wire - lost
 	}
 }
 

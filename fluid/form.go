@@ -74,7 +74,7 @@ func (fm form) resumesAt(f *subflow) float64 {
 // For laws without a per-ACK increment, and in the hybrid form, the factor is the plain ACK
 // clock. queued reports whether a queue on the path is busy or full.
 func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bool) float64 {
-	plain := f.deliver / f.ackRef
+	plain := f.acked / f.ackRef
 	if !fm.counted {
 		return plain
 	}
@@ -82,7 +82,7 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	if !(d > 0) || !(dw > 0) {
 		return plain
 	}
-	acks := f.deliver / f.wire // packets acknowledged per second
+	acks := f.acked / f.wire // packets acknowledged per second
 	if queued {
 		return d * acks / dw
 	}

@@ -14,8 +14,8 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 	if t < f.recoverUntil {
 		if t >= f.silentUntil {
 			f.holes++
-			if s.timesOut(f, f.holes) {
-				s.recoveryTimeout(f, t, x)
+			if s.timesOut(f, f.holes) && !f.timeoutDue {
+				s.recoveryTimeout(f)
 			}
 		}
 		return
@@ -54,7 +54,7 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
 		y := s.drv.Y().RawVector().Data
-		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: x[f.sub],
+		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: math.Min(x[f.sub], f.rwnd),
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
@@ -63,16 +63,14 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	}
 }
 
-// recoveryTimeout is a recovery that timesOut. The fast retransmit at the loss's detection
+// recoveryTimeout is a recovery that times out. The fast retransmit at the loss's detection
 // restarted the retransmission timer; the first ACK of new data, one RTT later, restarts
 // it again (it ends Reno's fast recovery, and is NewReno's first partial ACK) unless the
 // timer fires first, as it does when the retransmission waits behind a queue longer than
-// the smoothed RTT says. The sender waits for the timer and then restarts from one packet,
-// retransmitting from the first hole at once (go-back-N).
-func (s *system) recoveryTimeout(f *subflow, t float64, x []float64) {
-	s.countLoss(f, t, x)
-	f.law.OnTimeout(x, s.obsFor(f, t))
-	f.timeouts++
+// the smoothed RTT says. The sender holds its reduced window until the timer fires
+// (timeoutFires), then restarts from one packet, retransmitting from the first hole at once
+// (go-back-N).
+func (s *system) recoveryTimeout(f *subflow) {
 	detected := f.recoverUntil - f.rtt // the recovery began one RTT before it ends
 	rto := f.rto()
 	f.silentUntil = detected + rto
@@ -80,6 +78,23 @@ func (s *system) recoveryTimeout(f *subflow, t float64, x []float64) {
 		f.silentUntil += f.rtt
 	}
 	f.recoverUntil = f.silentUntil
+	f.timeoutDue = true
+}
+
+// silent reports whether subflow f sends nothing at time t: it waits for its timer, up to
+// and including the instant a recovery's timer fires (the timeout's window, not the held
+// one, sends from then on).
+func (f *subflow) silent(t float64) bool {
+	return t < f.silentUntil || (f.timeoutDue && t == f.silentUntil)
+}
+
+// timeoutFires is the expiry at time t of the timer recoveryTimeout armed: a loss event,
+// the law's timeout jump.
+func (s *system) timeoutFires(f *subflow, t float64, x []float64) {
+	f.timeoutDue = false
+	s.countLoss(f, t, x)
+	f.law.OnTimeout(x, s.obsFor(f, t))
+	f.timeouts++
 }
 
 // overflowSynchronized schedules a loss for every flow crossing link li: each learns of it
@@ -118,6 +133,12 @@ func (s *system) dueReactions(t float64) bool {
 		f := &s.flows[fi]
 		if s.form.resumesAt(f) == t || f.silentUntil == t {
 			changed = true // a window's law resumes: restart the solver on the new field
+			if f.timeoutDue && f.silentUntil == t {
+				if y == nil {
+					y = s.state(t)
+				}
+				s.timeoutFires(f, t, y[f.off:f.off+f.nLaw])
+			}
 			if law, ok := f.law.(model.RecoveryEnder); ok && f.nSub == 1 && t >= f.silentUntil {
 				if y == nil {
 					y = s.state(t)
@@ -136,8 +157,8 @@ func (s *system) dueReactions(t float64) bool {
 			if s.sc.DropRule != model.DropProportional {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.
-				if f.holes = math.Max(y[f.cnt+cntOverflow], 1); s.timesOut(f, f.holes) && t >= f.silentUntil {
-					s.recoveryTimeout(f, t, x)
+				if f.holes = math.Max(y[f.cnt+cntOverflow], 1); s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
+					s.recoveryTimeout(f)
 				}
 				y[f.cnt+cntOverflow] = 0
 			}
@@ -159,4 +180,28 @@ func (s *system) dueReactions(t float64) bool {
 		}
 	}
 	return changed
+}
+
+// drawRandomLoss draws the expected losses (p × packets, the unit of the cntRandom counter)
+// to subflow f's next random loss. Over links that lose each packet with probability p (the
+// sum of its path's random-loss probabilities, at most 1) the packets to the next loss are
+// geometric, 1 + ⌊ln U / ln(1 − p)⌋, as in the packet engine, so a sender never sees more
+// loss events than packets; for small p this is the Exp(1) draw of a Poisson process, which
+// RED's varying probability alone gets.
+func (s *system) drawRandomLoss(f *subflow) {
+	p := 0.0
+	for _, li := range f.links {
+		if l := &s.links[li]; l.loss == model.LossRandom {
+			p += l.lossP
+		}
+	}
+	switch {
+	case p >= 1:
+		f.randomThreshold = 1
+	case p > 0:
+		u := 1 - f.rng.Float64() // in (0, 1]
+		f.randomThreshold = p * (1 + math.Floor(math.Log(u)/math.Log1p(-p)))
+	default:
+		f.randomThreshold = f.rng.ExpFloat64()
+	}
 }

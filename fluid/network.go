@@ -60,7 +60,7 @@ func (s *system) evaluate(t float64, y []float64) {
 		f := &s.flows[fi]
 		f.rtt = s.pathRTT(f, y)
 		f.rate, f.ackRef, f.sendW = 0, 0, 0
-		if f.active && s.pathUp(f.links) && t >= f.silentUntil {
+		if f.active && s.pathUp(f.links) && !f.silent(t) {
 			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
 			f.rate = s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
 		}
@@ -104,9 +104,21 @@ func (s *system) deliveries(y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		f.deliver = f.streams[len(f.streams)-1].depart
+		// Packets a link's loss process or RED takes arrive at no receiver and are
+		// acknowledged by nobody: the ACKs return at the rate of what gets through.
+		lost := 0.0
+		for k, li := range f.links {
+			l := &s.links[li]
+			p := l.lossPkt
+			if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
+				p += l.lossP
+			}
+			lost += p * f.streams[k].arrive
+		}
+		f.acked = math.Max(f.deliver-lost, 0)
 		// What the sender's latest RTT sample says: the queues it met one round trip ago,
 		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
-		f.rttSeen = f.propRTT
+		f.rttSeen = math.Max(f.propRTT, model.MinClockRTT)
 		for _, li := range f.links {
 			l := &s.links[li]
 			if l.capBps <= 0 {
@@ -146,7 +158,7 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 			continue
 		}
 		if d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t)); d > 0 {
-			f.rate += d * f.deliver
+			f.rate += d * f.acked
 			changed = true
 		}
 	}
@@ -185,6 +197,8 @@ func redDropProb(r model.RED, avg float64) float64 {
 }
 
 // pathRTT is flow f's round-trip time in state yd: propagation plus its path's queues, s.
+// A path without delay (a link's delay set to zero) still takes the packets' time to cross:
+// the RTT is at least model.MinClockRTT, as every law's clock is.
 func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 	rtt := f.propRTT
 	for _, li := range f.links {
@@ -192,7 +206,7 @@ func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 			rtt += yd[l.off+lvQueue] / l.capBps
 		}
 	}
-	return rtt
+	return math.Max(rtt, model.MinClockRTT)
 }
 
 func (s *system) ensure(t float64, y *mat.VecDense) {

@@ -44,6 +44,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 			}
 			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			f.timeouts++
+			f.timeoutDue = false // this timeout is the one the recovery waited for
 			rto := math.Max(model.MinRTOS, f.rtt)
 			f.backoffAt, f.backoffS = t+rto, 2*rto
 			f.silentUntil = math.Inf(1)

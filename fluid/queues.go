@@ -54,7 +54,7 @@ func (s *system) jump(t float64) {
 		changed := false
 		for _, li := range s.order {
 			for slot := 0; slot < linkGuards; slot++ {
-				if s.linkGuardValue(li, slot, yd) >= 0 {
+				if s.linkGuardValue(li, slot, yd) >= 0 || s.drainedAtOnce(li, slot, yd) {
 					s.switchQueue(li, slot, t, yd)
 					changed = true
 					break
@@ -70,4 +70,13 @@ func (s *system) jump(t float64) {
 	}
 	s.gen++
 	s.drv.Jump(y)
+}
+
+// drainedAtOnce reports a busy queue that holds nothing and receives less than it sends: a
+// queue that has just filled from empty when a jump took its arrivals away. Its emptying
+// guard reads zero and, having just fired as the filling guard, would take its sign from
+// a probe the draining has already carried past zero.
+func (s *system) drainedAtOnce(li, slot int, yd []float64) bool {
+	l := &s.links[li]
+	return slot == linkGuardA && l.mode == queueBusy && yd[l.off+lvQueue] <= queueSlackBytes && l.arrive < l.capBps
 }

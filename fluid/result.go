@@ -29,7 +29,7 @@ func (s *system) sampleAt(t float64, y *mat.VecDense) {
 			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
 		}
 		s.trace = append(s.trace, model.Sample{
-			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: yd[f.off+f.sub], Ssthresh: model.SsthreshOf(f.law, f.sub),
+			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: math.Min(yd[f.off+f.sub], f.rwnd), Ssthresh: model.SsthreshOf(f.law, f.sub),
 			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered],
 		})
 	}
@@ -47,6 +47,7 @@ func (s *system) result() *model.Result {
 	res := &model.Result{
 		Scenario: s.sc.Name, Engine: "fluid", Form: s.set.Form, DropRule: s.sc.DropRule,
 		Seed: s.set.Seed, DurationS: T, Trace: s.trace, Crossings: s.crossings, Losses: s.losses,
+		Flows: make([]model.FlowResult, 0, len(s.flows)), Links: make([]model.LinkResult, 0, len(s.links)),
 	}
 	for fi := range s.flows {
 		f := &s.flows[fi]
@@ -56,14 +57,18 @@ func (s *system) result() *model.Result {
 		}
 		active := math.Max(end-f.start, 0)
 		c := f.cnt
+		// The counters integrate rates that are never negative, but a Runge-Kutta step
+		// weighs one stage negatively: a counter of a source that barely sends can end a
+		// rounding error below zero.
+		count := func(k int) float64 { return math.Max(y[c+k], 0) }
 		fr := model.FlowResult{
 			Flow: f.flow, Subflow: f.sub, Name: f.name, Algorithm: f.algo, Path: f.path,
 			LossEvents: f.lossEvents, Timeouts: f.timeouts,
-			SentPkts: y[c+cntSent], DeliveredPkts: y[c+cntDelivered], DroppedPkts: y[c+cntDropped],
+			SentPkts: count(cntSent), DeliveredPkts: count(cntDelivered), DroppedPkts: count(cntDropped),
 			ActiveS: active,
 		}
 		if active > 0 {
-			fr.MeanCwndPkts = y[c+cntCwndTime] / active
+			fr.MeanCwndPkts = count(cntCwndTime) / active
 			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
 			fr.GoodputBps = fr.MeanThroughputBps
 		}

@@ -186,12 +186,10 @@ func (s *system) handle(ev int, t float64) {
 		switch slot {
 		case flowGuardRandom:
 			y[c+cntRandom] = 0
-			f.randomThreshold = f.rng.ExpFloat64()
-			y[c+cntDropped]++
+			s.drawRandomLoss(f)
 			s.loss(f, t, x)
 		case flowGuardPeriodic:
 			y[c+cntPeriodic] = 0
-			y[c+cntDropped]++
 			s.loss(f, t, x)
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0

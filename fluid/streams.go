@@ -46,17 +46,48 @@ func (l *link) serve(y []float64) {
 		}
 	default:
 		l.depart = l.capBps
-		h := l.refBytes / l.capBps // one packet time, s
+		l.shareBusy(y)
+	}
+}
+
+// shareBusy splits a busy link's capacity among its streams by what each holds plus one
+// packet time's arrivals. A stream that holds nothing cannot send faster than it arrives
+// (its share would be another source's packets): it departs at its arrival rate and the
+// others share the rest.
+func (l *link) shareBusy(y []float64) {
+	h := l.refBytes / l.capBps // one packet time, s
+	weight := func(st *stream) float64 { return math.Max(y[st.content], 0) + st.arrive*h }
+	for _, st := range l.streams {
+		st.depart = -1 // not yet fixed
+	}
+	left := l.capBps
+	for range l.streams {
 		total := 0.0
 		for _, st := range l.streams {
-			total += math.Max(y[st.content], 0) + st.arrive*h
-		}
-		for _, st := range l.streams {
-			st.depart = 0
-			if total > 0 {
-				st.depart = l.depart * (math.Max(y[st.content], 0) + st.arrive*h) / total
+			if st.depart < 0 {
+				total += weight(st)
 			}
 		}
+		capped := false
+		for _, st := range l.streams {
+			if st.depart < 0 && y[st.content] <= 0 && total > 0 && left*weight(st)/total > st.arrive {
+				st.depart, left, capped = st.arrive, left-st.arrive, true
+			}
+		}
+		if !capped {
+			for _, st := range l.streams {
+				if st.depart < 0 {
+					st.depart = 0
+					if total > 0 {
+						st.depart = left * weight(st) / total
+					}
+				}
+			}
+			return
+		}
+	}
+	for _, st := range l.streams {
+		st.depart = math.Max(st.depart, 0)
 	}
 }
 
@@ -73,7 +104,8 @@ func (l *link) contentRate(st *stream) float64 {
 }
 
 // setContents makes link l's streams hold q bytes in all, in proportion to what they hold
-// now (evenly when they hold nothing): a queue switched to empty or to full.
+// now (to what arrives when they hold nothing, as a queue filling from empty holds what
+// came): a queue switched to empty or to full.
 func (l *link) setContents(y []float64, q float64) {
 	total := 0.0
 	for _, st := range l.streams {
@@ -85,6 +117,8 @@ func (l *link) setContents(y []float64, q float64) {
 			y[st.content] = 0
 		case total > 0:
 			y[st.content] = math.Max(y[st.content], 0) * q / total
+		case l.arrive > 0:
+			y[st.content] = q * st.arrive / l.arrive
 		default:
 			y[st.content] = q / float64(len(l.streams))
 		}

@@ -88,12 +88,15 @@ type subflowState struct {
 	done    bool
 	// silentUntil: a timed-out sender sends nothing until then, s.
 	silentUntil float64
+	// timeoutDue: the retransmission timer of a recovery that times out fires at
+	// silentUntil.
+	timeoutDue bool
 	// A sender whose path failed retransmits when its timer expires, at backoffAt, and
 	// backs the timer off by doubling backoffS (RFC 6298 §5.5) until a retransmission gets
 	// through.
 	backoffAt, backoffS float64
 	wBefore             float64 // a route-aware sender's window when its path failed
-	randomThreshold     float64 // Exp(1) draw: the expected losses (p × packets) to the next random loss
+	randomThreshold     float64 // the expected losses (p × packets) to the next random loss; see drawRandomLoss
 	recoverUntil        float64 // losses before this time belong to the current recovery
 	holes               float64 // packets lost in the window the current recovery repairs
 	watchHit            bool
@@ -114,6 +117,7 @@ type subflowEval struct {
 	sendW   float64  // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
 	streams []stream // its packets at each link of its path, in path order
 	deliver float64  // bytes/s leaving the path's last link
+	acked   float64  // bytes/s of it acknowledged: less what the links' loss processes and RED take
 }
 
 type cbrSource struct {

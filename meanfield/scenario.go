@@ -140,7 +140,8 @@ func RunScenario(ctx context.Context, sc *model.Scenario, set ScenarioSettings) 
 	case err != nil:
 		return nil, err
 	}
-	out := &model.Result{Scenario: sc.Name, Engine: "fluid", Form: Form, DurationS: sc.DurationS}
+	out := &model.Result{Scenario: sc.Name, Engine: "fluid", Form: Form, DurationS: sc.DurationS,
+		Flows: make([]model.FlowResult, 0, len(sc.Flows)), Links: make([]model.LinkResult, 0, len(sc.Links))}
 	for i := range sc.Flows {
 		f := &sc.Flows[i]
 		tot := res.totals[classOf[i]]

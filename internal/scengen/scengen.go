@@ -1,0 +1,67 @@
+// Package scengen makes small random scenarios for the engines' fuzz targets: one to three
+// links in a chain, up to three flows of the registered algorithms (a multi-path algorithm
+// over the chain and its last link), optional CBR, loss, RED, link events including a delay
+// change to zero, route-aware senders and delayed ACKs.
+package scengen
+
+import "github.com/tcpfluid/tcpfluid/model"
+
+// Scenario builds the scenario the fuzz arguments describe; it may not validate.
+func Scenario(seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs uint8) *model.Scenario {
+	algos := model.Algorithms()
+	n := 1 + int(nLinks)%3
+	s := &model.Scenario{Name: "fuzz", DurationS: 2 + float64(knobs%8)}
+	path := model.Path{Name: "p"}
+	for i := range n {
+		l := model.Link{
+			CapacityBps: 1e4 + float64(capKbps)*1e3*float64(i+1),
+			DelayS:      0.001 * float64(1+int(knobs>>uint(i))%50),
+			BufferPkts:  float64(1 + int(knobs)%40),
+		}
+		if i == 0 {
+			switch lossKind % 4 {
+			case 1:
+				l.Loss, l.LossP = model.LossRandom, 0.001+float64(knobs)/300
+			case 2:
+				l.Loss, l.LossP = model.LossPeriodic, 0.001+float64(knobs)/300
+			case 3:
+				l.Queue = model.QueueRED
+			}
+		}
+		l.Name = string(rune('a' + i))
+		s.Links = append(s.Links, l)
+		path.Links = append(path.Links, l.Name)
+	}
+	s.Paths = []model.Path{path, {Name: "q", Links: []string{s.Links[n-1].Name}}}
+	for i := range 1 + int(nFlows)%3 {
+		fl := model.Flow{
+			Algorithm: algos[(int(seed)+i)%len(algos)],
+			Path:      "p",
+			StartS:    float64(i) * 0.3,
+			MSSBytes:  float64(100 + int(knobs)*5),
+		}
+		if knobs&1 == 1 {
+			fl.SizeBytes = float64(1 + int(capKbps)*10)
+		}
+		if knobs&2 == 2 {
+			fl.WindowScaling = true
+		}
+		if a, err := model.New(fl.Algorithm); err == nil && model.IsMultipath(a) {
+			fl.Path, fl.Paths = "", []string{"p", "q"}
+		}
+		fl.RouteAware = knobs&128 == 128
+		fl.DelayedAck = knobs&16 == 16
+		s.Flows = append(s.Flows, fl)
+	}
+	if knobs&4 == 4 {
+		s.CBR = []model.CBR{{Path: "p", RateBps: 1e4 * float64(1+knobs%16), StartS: 0.5}}
+	}
+	if knobs&8 == 8 {
+		s.Events = []model.TimedEvent{
+			{AtS: 0.7, Kind: model.EventLinkDown, Link: "a"},
+			{AtS: 1.1, Kind: model.EventLinkUp, Link: "a", DelayS: 0.02},
+			{AtS: 1.5, Kind: model.EventDelayChange, Link: "a", DelayS: 0},
+		}
+	}
+	return s
+}

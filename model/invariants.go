@@ -1,0 +1,88 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Slack is how far an engine's counts may stray from exact bookkeeping: Pkts packets and a
+// fraction Rel of the count. The packet engine counts whole packets (no slack).
+type Slack struct{ Pkts, Rel float64 }
+
+// CheckInvariants reports the first property a result of scenario sc breaks that every
+// engine keeps: every figure finite and not negative, a flow delivering and dropping no
+// more than it sent (within slack, for the fluid's located random losses and integration
+// error), a loss
+// rate of at most 1, a link busy at most all the time, a flow's window within its receiver
+// window and growing only while packets are delivered, and a trace's queues within their
+// buffers. The packet and fluid fuzz targets and tests hold every run to it.
+func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
+	finite := func(what string, v float64) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("%s = %v, want a finite number >= 0", what, v)
+		}
+		return nil
+	}
+	if r.Flows == nil || r.Links == nil {
+		return fmt.Errorf("flows %v, links %v: want lists, empty when there are none", r.Flows, r.Links)
+	}
+	for _, f := range r.Flows {
+		at := fmt.Sprintf("flow %d/%d", f.Flow, f.Subflow)
+		for _, q := range []struct {
+			name string
+			v    float64
+		}{{"mean_throughput_bps", f.MeanThroughputBps}, {"mean_cwnd_pkts", f.MeanCwndPkts}, {"sent_pkts", f.SentPkts},
+			{"delivered_pkts", f.DeliveredPkts}, {"dropped_pkts", f.DroppedPkts}, {"goodput_bps", f.GoodputBps}, {"active_s", f.ActiveS}} {
+			if err := finite(at+" "+q.name, q.v); err != nil {
+				return err
+			}
+		}
+		if f.DeliveredPkts+f.DroppedPkts > f.SentPkts*(1+slack.Rel)+slack.Pkts {
+			return fmt.Errorf("%s: delivered %v + dropped %v > sent %v", at, f.DeliveredPkts, f.DroppedPkts, f.SentPkts)
+		}
+		// Every loss event but a timeout answers a packet lost (a timeout may time out a
+		// loss already counted, or none).
+		if f.SentPkts > 0 && float64(f.LossEvents-f.Timeouts) > f.SentPkts*(1+slack.Rel)+slack.Pkts {
+			return fmt.Errorf("%s: %d loss events (%d of them timeouts) for %v packets sent: a loss rate above 1",
+				at, f.LossEvents, f.Timeouts, f.SentPkts)
+		}
+	}
+	for _, l := range r.Links {
+		if err := finite("link "+l.Link+" mean_queue_pkts", l.MeanQueuePkts); err != nil {
+			return err
+		}
+		if err := finite("link "+l.Link+" dropped_pkts", l.DroppedPkts); err != nil {
+			return err
+		}
+		if !(l.Utilisation >= 0 && l.Utilisation <= 1+1e-9) {
+			return fmt.Errorf("link %s: utilisation %v, want 0 to 1", l.Link, l.Utilisation)
+		}
+	}
+	type key struct{ flow, sub int }
+	last := map[key]Sample{}
+	for _, s := range r.Trace {
+		if s.Flow < 0 {
+			if li := sc.LinkIndex(s.Link); li >= 0 && s.QueuePkts > sc.Links[li].BufferPkts*(1+1e-6)+1e-6 {
+				return fmt.Errorf("t = %g s: link %s queues %v packets, buffer %v", s.TS, s.Link, s.QueuePkts, sc.Links[li].BufferPkts)
+			}
+			continue
+		}
+		if s.Flow >= len(sc.Flows) {
+			continue
+		}
+		f := &sc.Flows[s.Flow]
+		w0 := math.Max(math.Max(f.InitialCwnd, 1), MinLossWindow) // a loss never leaves less than MinLossWindow
+		if rwnd := f.RwndBytes / f.MSSBytes; s.CwndPkts > math.Max(rwnd, w0)*(1+slack.Rel+1e-9)+1e-9 {
+			return fmt.Errorf("t = %g s: flow %d's window %v packets is above its receiver window %v", s.TS, s.Flow, s.CwndPkts, rwnd)
+		}
+		// A window grows only as ACKs arrive (a route-aware sender restores its window
+		// when its path returns, without one).
+		k := key{s.Flow, s.Subflow}
+		if p, ok := last[k]; ok && !f.RouteAware && s.DeliveredPkts <= p.DeliveredPkts &&
+			s.CwndPkts > math.Max(p.CwndPkts, w0)+slack.Pkts+1e-9 {
+			return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered", s.TS, s.Flow, p.CwndPkts, s.CwndPkts)
+		}
+		last[k] = s
+	}
+	return nil
+}
