@@ -62,7 +62,7 @@ type Table3Report struct {
 	// Table 3 does.
 	FluidRankingOK  bool `json:"fluid_ranking_ok"`
 	PacketRankingOK bool `json:"packet_ranking_ok"`
-	OK        bool `json:"ok"`
+	OK              bool `json:"ok"`
 }
 
 // Seed003Scenario is the seed003-dumbbell builtin with every flow running algo as
