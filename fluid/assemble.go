@@ -65,6 +65,10 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 		sys.cbr = append(sys.cbr, cbrSource{links: links, rate: c.RateBps / 8, start: c.StartS, stop: stop, arrive: make([]float64, len(links))})
 	}
 	sys.sizeBuffers()
+	// ECN, AQMs and paced laws (ext.go), or nil.
+	if sys.x, err = newExtension(sys, &lay); err != nil {
+		return nil, err
+	}
 	sys.restart = make([]int, 1, 1+len(sys.links)*linkGuards)
 	for g := range len(sys.links) * linkGuards {
 		sys.restart = append(sys.restart, len(sys.flows)+g)

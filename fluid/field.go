@@ -40,7 +40,11 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// A sender holds its state while its path is down (it hears nothing back) and,
 		// in the recovery form, while fast recovery repairs a loss. A multi-path law is
 		// evaluated once, by subflow 0's entry, and holds only the frozen subflows' windows.
-		frozen := s.form.holds(f, t) || !s.pathUp(f.links) || t < f.silentUntil
+		hold := s.form.holds(f, t)
+		if s.x != nil {
+			hold = s.x.holds(f, t, hold) // paced laws never hold; ECN's CWR (ext.go)
+		}
+		frozen := hold || !s.pathUp(f.links) || t < f.silentUntil
 		ackRef := f.ackRef
 		switch {
 		case f.nSub == 1 && !frozen:
@@ -49,6 +53,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			ackRef = s.form.ackRef(f, dy[f.off:f.off+f.nLaw], x, o)
 		case f.nSub > 1 && f.sub == 0:
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obsFor(f, t))
+		}
+		if s.x != nil && s.x.wallClock(f) {
+			ackRef = 0 // a paced law's derivatives are in wall-clock time (model.FluidPacer)
 		}
 		if f.nSub > 1 && frozen {
 			dy[f.off+f.sub] = 0
@@ -82,7 +89,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			case model.LossPeriodic:
 				periodic += l.lossP * aPkts
 			}
-			if l.red {
+			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
 				random += l.lossPkt * aPkts
 			}
 			if l.mode == queueFull && l.arrive > 0 {
@@ -96,6 +103,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// the located event; the overflow drops are counted continuously.
 		dy[c+cntDropped] = overflow
 		dy[c+cntDelivered] = math.Max(f.deliver/f.wire-random-periodic, 0)
+	}
+	if s.x != nil {
+		s.x.derivs(s, dy, yd, t) // marking and AQM state (ext.go)
 	}
 }
 

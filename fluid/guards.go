@@ -153,6 +153,9 @@ func (s *system) events() []ode.Event {
 			evs = append(evs, ode.Event{G: s.linkGuard(li, slot), Direction: ode.Rising})
 		}
 	}
+	if s.x != nil {
+		evs = s.x.events(s, evs) // marking and AQM guards, after every other (ext.go)
+	}
 	return evs
 }
 

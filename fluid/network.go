@@ -71,6 +71,9 @@ func (s *system) evaluate(t float64, y []float64) {
 			w := math.Min(y[f.off+f.sub], f.rwnd)
 			f.ackRef = w * f.wire / rtt
 			f.rate = s.form.inFlight(w, f.rwnd) * f.wire / rtt
+			if s.x != nil {
+				s.x.pace(f, t, y) // a paced law's rate (ext.go)
+			}
 		}
 	}
 	// Arrivals propagate downstream: the first link sees the sending rate, each later link
@@ -138,6 +141,9 @@ func (s *system) evaluate(t float64, y []float64) {
 			}
 			f.rttSeen += math.Max(q, 0) / l.capBps
 		}
+	}
+	if s.x != nil {
+		s.x.evaluate(s, t, y) // marking and AQM signals (ext.go)
 	}
 }
 

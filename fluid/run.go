@@ -49,6 +49,9 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		if s.dueReactions(t) {
 			changed = true
 		}
+		if s.x != nil && s.x.due(s, t) {
+			changed = true // marking and AQM timers (ext.go)
+		}
 		if changed {
 			s.jump(t)
 		}
@@ -61,6 +64,11 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		}
 		if r := s.nextReaction(); r < next {
 			next = math.Max(r, t)
+		}
+		if s.x != nil {
+			if r := s.x.next(); r < next {
+				next = math.Max(r, t)
+			}
 		}
 		hit, err := drv.Advance(ctx, next)
 		if err != nil {
@@ -102,6 +110,9 @@ func (s *system) timedActions() []timedAction {
 // multi-path flow, every sibling's RTT as well.
 func (s *system) obsFor(f *subflow, t float64) model.Observation {
 	o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.propRTT, Subflow: f.sub}
+	if s.x != nil {
+		s.x.observe(f, &o) // delivery rate, marked fraction (ext.go)
+	}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
@@ -117,6 +128,9 @@ func (s *system) obsFor(f *subflow, t float64) model.Observation {
 // without evaluating the whole network: what a guard needs at every root-finding step.
 func (s *system) obsAt(f *subflow, t float64, yd []float64) model.Observation {
 	o := model.Observation{Now: t, RTT: s.pathRTT(f, yd), BaseRTT: f.propRTT, Subflow: f.sub}
+	if s.x != nil {
+		s.x.observe(f, &o)
+	}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
@@ -164,6 +178,11 @@ func (s *system) finish(f *subflow, t float64) {
 
 // handle applies the located event number ev at time t.
 func (s *system) handle(ev int, t float64) {
+	if s.x != nil && ev >= s.x.base {
+		s.x.handle(s, ev-s.x.base, t) // marking and AQM events (ext.go)
+		s.jump(t)
+		return
+	}
 	nf := len(s.flows)
 	if ev < nf && s.firedSlot(&s.flows[ev], t, s.drv.Y()) == flowGuardLaw {
 		// A mode switch (slow start ends) leaves every window as it was: only this flow's
