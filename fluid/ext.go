@@ -22,6 +22,7 @@ import (
 // and it observes its delivery rate (model.Observation.DeliveryRate, packets/s: the rate
 // its packets leave its path now).
 type extension struct {
+	s       *system
 	links   []linkExt // one per link
 	flows   []flowExt // one per subflow
 	base    int       // solver event index of the first extension guard
@@ -66,7 +67,7 @@ type toggle struct {
 
 // newExtension builds the extension a scenario needs, reserving its state, or returns nil.
 func newExtension(s *system, lay *layout) (*extension, error) {
-	x := &extension{links: make([]linkExt, len(s.links)), flows: make([]flowExt, len(s.flows)), counted: s.form.counted}
+	x := &extension{s: s, links: make([]linkExt, len(s.links)), flows: make([]flowExt, len(s.flows)), counted: s.form.counted}
 	need := false
 	for li := range s.links {
 		sl := &s.sc.Links[li]
@@ -336,10 +337,18 @@ func (x *extension) holds(f *subflow, t float64, hold bool) bool {
 	return hold
 }
 
-// observe adds the extension's signals to an observation of subflow f.
+// observe adds the extension's signals to an observation of subflow f: its delivery rate
+// (what leaves its path less what the links' random and periodic losses take) and its
+// marked fraction.
 func (x *extension) observe(f *subflow, o *model.Observation) {
 	if f.wire > 0 {
-		o.DeliveryRate = f.deliver / f.wire
+		dlv := f.deliver / f.wire
+		for k, li := range f.links {
+			if l := &x.s.links[li]; l.loss == model.LossRandom || l.loss == model.LossPeriodic {
+				dlv -= l.lossP * f.arrive[k] / f.wire
+			}
+		}
+		o.DeliveryRate = math.Max(dlv, 0)
 	}
 	o.MarkFrac = x.flows[f.idx].markFrac
 }

@@ -26,11 +26,15 @@ import "math"
 // report it (Observation.MarkFrac: the fluid engine delays a step threshold's marking by
 // the flow's RTT, the model's p(t − R)),
 //
-//	dW/dt = 1/RTT − W·α·m/(2·RTT),   dα/dt = g·(m − α)/RTT,
+//	dW/dt = 1/RTT − W·α·P/(2·RTT),   dα/dt = g·(m − α)/RTT,   P = 1 − (1 − m)^W,
 //
 // which reduces the window by α/2 over a window of marks, continuously, rather than in one
-// jump per window as the event face does. Slow start is W·ln2/RTT; the first mark event
-// in slow start (ECNReduce) ends it with the event face's reduction, W ← W·(1 − α/2).
+// jump per window as the event face does. P is the probability that a window carries a
+// mark, since the sender reduces once per window whatever the number of marks in it: P = m
+// for the model's step marking (m is 0 or 1), where the equation is the paper's, and
+// P ≈ m·W for sparse marks (RED, CoDel or PIE with ECN), where m alone would make the
+// reduction W times too weak. Slow start is W·ln2/RTT; the first mark event in slow start
+// (ECNReduce) ends it with the event face's reduction, W ← W·(1 − α/2).
 
 func init() {
 	Register("dctcp", func() Algorithm {
@@ -91,6 +95,16 @@ func DCTCPReduction(w, alpha float64) float64 {
 	return math.Max(w*(1-alpha/2), MinLossWindow)
 }
 
+// windowMarked is the probability that a window of w packets carries at least one mark
+// when each is marked with probability m: 1 − (1 − m)^w, 1 for m = 1 and about m·w for
+// sparse marks.
+func windowMarked(m, w float64) float64 {
+	if m >= 1 {
+		return 1
+	}
+	return -math.Expm1(math.Max(w, 1) * math.Log1p(-m))
+}
+
 // dctcpFluid is DCTCP's fluid face, x = [W, α].
 type dctcpFluid struct {
 	init, win Window
@@ -123,7 +137,7 @@ func (f *dctcpFluid) Deriv(dx, x []float64, o Observation) {
 		return
 	}
 	grow := 1 / rtt
-	cut := w * clampFrac(alpha) * m / (2 * rtt)
+	cut := w * clampFrac(alpha) * windowMarked(m, w) / (2 * rtt)
 	if w <= MinLossWindow {
 		cut = 0 // the reduction never takes the window below 2 packets
 	}

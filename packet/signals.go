@@ -39,6 +39,7 @@ import (
 // in flight), and no pacing before the first RTT sample.
 type flowExt struct {
 	ect      bool // ECN-capable
+	rack     bool // Settings.LostRetransmit: the send time of every packet is kept
 	sampling bool // the law is a model.RateSampler
 	pacer    bool // the law is a model.Pacer
 	linux    bool // Flow.Pacing with a law that sets no rate
@@ -71,16 +72,16 @@ type rateRec struct {
 	deliveredAt, firstSentAt, sentAt float64
 }
 
-// newFlowExt is the extension a flow needs, or nil.
-func newFlowExt(c *conn, fl *model.Flow) *flowExt {
-	x := &flowExt{ect: model.UsesECN(c.alg, fl.ECN), cwrRecover: -1}
+// newFlowExt is the extension a flow needs, or nil; rack is Settings.LostRetransmit with SACK.
+func newFlowExt(c *conn, fl *model.Flow, rack bool) *flowExt {
+	x := &flowExt{ect: model.UsesECN(c.alg, fl.ECN), cwrRecover: -1, rack: rack}
 	_, x.sampling = c.law.(model.RateSampler)
 	_, x.pacer = c.law.(model.Pacer)
 	x.linux = fl.Pacing && !x.pacer
-	if !x.ect && !x.sampling && !x.pacer && !x.linux {
+	if !x.ect && !x.sampling && !x.pacer && !x.linux && !x.rack {
 		return nil
 	}
-	if x.sampling {
+	if x.sampling || x.rack {
 		x.recs = make([]rateRec, 1024)
 		x.mask = 1023
 	}
@@ -97,10 +98,15 @@ func (x *flowExt) mayRaise(f *tcpFlow) bool { return !x.inCWR(f) }
 // in this window).
 func (x *flowExt) mayReduce(f *tcpFlow) bool { return !x.inCWR(f) }
 
-// inFlight is the packets the sender has in the network: sent, not acknowledged, not
-// reported delivered (SACKed, or by duplicate ACKs).
+// inFlight is the packets the sender has in the network: with SACK, RFC 6675's pipe as
+// sackSend counts it (sent, neither ACKed nor SACKed nor taken as lost, plus the
+// retransmissions in flight); without, sent and not reported delivered by ACKs or
+// duplicate ACKs.
 func (f *tcpFlow) inFlight(sm *sim) float64 {
 	if sm.set.SACK {
+		if end := f.lostEnd(); end > f.sndUna {
+			return float64(max(f.maxSent-end+f.rxtOut, 0))
+		}
 		return float64(max(f.maxSent-f.sndUna-f.sackedN, 0))
 	}
 	return float64(max(f.sndNxt-f.sndUna-f.signalled, 0))
@@ -109,7 +115,7 @@ func (f *tcpFlow) inFlight(sm *sim) float64 {
 // onTransmit records the delivery state of packet seq as it leaves, and the pacing
 // schedule.
 func (x *flowExt) onTransmit(sm *sim, f *tcpFlow, seq int64) {
-	if x.sampling {
+	if x.sampling || x.rack {
 		if f.maxSent == f.sndUna { // nothing in flight: a new flight starts
 			x.firstSentAt, x.deliveredAt = sm.now, sm.now
 		}
@@ -181,11 +187,11 @@ func (f *tcpFlow) onPaceEvent(sm *sim) {
 }
 
 // beginAck notes the sender's state before it processes ACK e.
-func (x *flowExt) beginAck(f *tcpFlow, e *event) {
+func (x *flowExt) beginAck(sm *sim, f *tcpFlow, e *event) {
 	x.ack = *e
 	x.una0, x.sig0, x.sacked0 = f.sndUna, f.signalled, f.sackedN
 	x.lossEvents0 = f.lossEvents
-	x.inflight0 = float64(max(f.maxSent-f.sndUna-f.sackedN-f.signalled, 0))
+	x.inflight0 = f.inFlight(sm)
 }
 
 // endAck gives the law what the ACK carried besides the window: the ECN echo (and the
@@ -227,6 +233,21 @@ func (x *flowExt) endAck(sm *sim, f *tcpFlow) {
 	}
 	if x.sampling {
 		law.(model.RateSampler).OnRateSample(x.sample(sm, f, d), o)
+	}
+	if x.rack {
+		x.lostRetransmit(sm, f)
+	}
+}
+
+// lostRetransmit sends the first hole again when its retransmission was lost: the ACK
+// SACKs a packet sent after that retransmission left, and paths keep their order.
+func (x *flowExt) lostRetransmit(sm *sim, f *tcpFlow) {
+	h := f.sndUna
+	if !(f.inRecovery || f.lossState) || h >= f.rxtNext || h >= f.maxSent || x.ack.sack < h || x.ack.pkt.seq != h || h-f.sndUna > x.mask {
+		return
+	}
+	if x.recs[h&x.mask].sentAt < x.ack.pkt.sentAt {
+		f.transmit(sm, h)
 	}
 }
 

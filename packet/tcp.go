@@ -112,7 +112,7 @@ func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
 		completion: -1,
 	}
 	f.recovery = model.RecoveryOf(c.alg)
-	f.ext = newFlowExt(c, fl)
+	f.ext = newFlowExt(c, fl, sm.set.SACK && sm.set.LostRetransmit)
 	if f.cwnd = c.cwndOf(k); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
 		return fmt.Errorf("%w: flow %q: %s starts subflow %d with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, k, f.cwnd)
 	}
@@ -348,7 +348,7 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 		f.backoff = 1
 	}
 	if f.ext != nil {
-		f.ext.beginAck(f, &e)
+		f.ext.beginAck(sm, f, &e)
 	}
 	if sm.set.SACK {
 		f.sackAck(sm, a, e.sack)
