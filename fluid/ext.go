@@ -219,6 +219,10 @@ func (x *extension) dropped(s *system, f *subflow, li int, t float64, y []float6
 func (x *extension) reduce(s *system, fi int, t float64, y []float64) {
 	f, fx := &s.flows[fi], &x.flows[fi]
 	if !f.active {
+		if t < f.start {
+			// A flow that starts into a marking queue sees its first echo a round trip in.
+			fx.recheck = math.Min(fx.recheck, f.start+f.rtt)
+		}
 		return
 	}
 	if t < f.recoverUntil || t < fx.cwrUntil || t < f.silentUntil {

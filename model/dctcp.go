@@ -219,3 +219,34 @@ func (e *dctcpEvent) OnAck(acked float64, _ Observation) {
 func (e *dctcpEvent) OnLoss(Observation) { e.cwnd = e.win.Loss(e.cwnd/2, false) }
 
 func (e *dctcpEvent) OnTimeout(Observation) { e.cwnd = e.win.Timeout(e.cwnd) }
+
+// DCTCPQueue is the analysis of DCTCP's queue at a step-marking link (Alizadeh, Javanmard
+// & Prabhakar, SIGMETRICS 2011, §4, for N synchronized flows of one RTT; the same numbers as
+// the sawtooth analysis of Alizadeh et al., SIGCOMM 2010, §3.3): the flows mark from the
+// window W* = (C·RTT + K)/N at which the queue reaches K, see it one RTT later at W* + 1
+// and cut by α/2, with α = √(2/W*) the fraction of the cycle they spend marked. All
+// quantities in packets.
+type DCTCPQueue struct {
+	WStar     float64 // per-flow window at which the queue reaches K
+	Alpha     float64 // marked-fraction estimate over the cycle
+	Max       float64 // peak queue, K + N
+	Amplitude float64 // peak-to-trough amplitude, N·√(W*/2) = ½·√(2N(C·RTT + K))
+	Min       float64 // trough, Max − Amplitude
+	Mean      float64 // time-average queue: the cycle is a triangle, Max − Amplitude/2
+	PeriodS   float64 // cycle length, s: u²/(u − 1) RTTs with u = √(W*/2) (marked u/(u − 1), unmarked u)
+}
+
+// DCTCPQueueReference is DCTCPQueue for n flows over a link of capPkts packets/s with
+// round-trip propagation delay rttS seconds and threshold k packets.
+func DCTCPQueueReference(n int, capPkts, rttS, k float64) DCTCPQueue {
+	nf := float64(n)
+	w := (capPkts*rttS + k) / nf
+	a := nf * math.Sqrt(w/2)
+	u := math.Sqrt(w / 2)
+	period := math.Inf(1)
+	if u > 1 {
+		period = u * u / (u - 1) * rttS
+	}
+	return DCTCPQueue{WStar: w, Alpha: math.Sqrt(2 / w), Max: k + nf, Amplitude: a, Min: k + nf - a,
+		Mean: k + nf - a/2, PeriodS: period}
+}

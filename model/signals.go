@@ -88,8 +88,10 @@ type (
 	// min(window/RTT, PacingRate) instead of window/RTT. Its derivatives are written in
 	// wall-clock time, not at the ACK clock of FluidLaw.Deriv: the engine neither scales
 	// them by the ratio of the delivery rate to W/RTT nor holds them through fast recovery,
-	// since the law reads the delivery rate itself (Observation.DeliveryRate). A
-	// non-positive or infinite rate means the window alone sets the sending rate.
+	// since the law reads the delivery rate itself (Observation.DeliveryRate). Its Switch
+	// may change its window and its pacing rate (the engine re-evaluates the network
+	// after it). A non-positive or infinite rate means the window alone sets the sending
+	// rate.
 	FluidPacer interface {
 		// PacingRate is the pacing rate at state x, packets/s. Like Deriv it must not change
 		// the law.
