@@ -186,11 +186,8 @@ func TestBBRRandomLoss(t *testing.T) {
 //     queueing delay 1.98 against 2.36 ms. A packet sender's recovery merges the losses of
 //     about two RTTs, the fluid engine's of one (its recovery window), so the fluid BBR
 //     conserves its window (cwnd = flight) more often. Throughput agrees to 0.6%.
-//   - BBR's share against CUBIC over 1 and 10 BDPs: 0.72 and 0.35 (fluid), 0.86 and 0.07
-//     (packet; ns-3 3.37: 0.86 over 1 BDP). Over a shallow buffer the engines agree (0.94,
-//     0.93) and it is asserted; over deeper ones the fluid CUBIC sees fewer overflows of
-//     BBR's probes, and the fluid BBR, whose delivery-rate samples are round and phase
-//     averages rather than the maximum of per-ACK samples, probes less greedily.
+//
+// BBR against CUBIC has its own test (TestBBRAgainstCUBIC).
 func TestModernFluidVersusPacket(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packet runs")
@@ -204,9 +201,6 @@ func TestModernFluidVersusPacket(t *testing.T) {
 		{"modern-bufferbloat-pie", true, true, false},
 		{"modern-bufferbloat-droptail", true, true, false},
 		{"modern-bbr-random-loss", false, false, false},
-		{"modern-bbr-cubic-shallow", true, true, true},
-		{"modern-bbr-cubic-1bdp", true, true, false},
-		{"modern-bbr-cubic-deep", true, true, false},
 		{"modern-dctcp-2", true, true, false},
 		{"modern-dctcp-10", true, true, false},
 	} {
@@ -241,6 +235,66 @@ func TestModernFluidVersusPacket(t *testing.T) {
 			if fs, ps := fl.Flows[0].MeanThroughputBps/capBps, pk.Flows[0].MeanThroughputBps/capBps; math.Abs(fs-ps) > 0.1 {
 				t.Errorf("%s: BBR's share %.3f, packet %.3f (±0.1)", name, fs, ps)
 			}
+		}
+	}
+}
+
+// ns3BBRShare1BDP is ns-3 3.37's TcpBbr share of the link against one TcpCubic over the
+// modern-bbr-cubic-1bdp scenario (100 Mb/s, 40 ms, a 343-packet FIFO queue disc, CUBIC 0.1 s
+// after BBR, SACK, pacing on as TcpBbr needs, delayed ACKs off, minimum RTO 0.2 s, goodput
+// from 10 s to 60 s over 1448-byte segments on 1514-byte frames): 85.56 Mb/s of 100.
+const ns3BBRShare1BDP = 0.8556
+
+// BBR against one CUBIC flow (the known unfairness: BBR takes nearly the whole link over a
+// shallow buffer, most of it over one BDP, little over a deep one). The outcome depends on
+// the phase of CUBIC's start against BBR's gain cycle (over 1 BDP the packet engine's BBR
+// takes 0.74 to 0.88 as CUBIC starts 20 to 100 ms after it), so the engines are compared on
+// the mean of five start offsets: BBR's share within 0.1 over 0.2 and 1 BDP. On the
+// built-in itself (CUBIC at 0.1 s, ns-3's run) both engines take ns-3's share within 0.1.
+//
+// Not asserted, and logged: over 10 BDPs BBR takes 0.34 in the fluid engine, 0.08 in the
+// packet engine and 0.035 in ns-3: the fluid BBR's delivery-rate samples are round and
+// phase averages, where a packet sender's are the maximum of per-ACK samples, and the
+// fluid CUBIC sees fewer of the overflows BBR's probes cause, so the fluid BBR's window
+// (2·BtlBw·RTprop, RTprop inflated by CUBIC's queue at each ProbeRTT) does not collapse as
+// the packet sender's does. The queueing delay differs by 19–23% (shallow and 1 BDP:
+// 2.7 and 31.5 ms fluid, 2.2 and 26.4 ms packet), and agrees over 10 BDPs (340, 367 ms).
+func TestBBRAgainstCUBIC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("60 s packet runs")
+	}
+	for _, c := range []struct {
+		name  string
+		share bool // assert the engines' mean shares within 0.1
+	}{{"modern-bbr-cubic-shallow", true}, {"modern-bbr-cubic-1bdp", true}, {"modern-bbr-cubic-deep", false}} {
+		var fs, ps, fd, pd float64
+		starts := []float64{0.02, 0.04, 0.06, 0.08, 0.10}
+		for _, st := range starts {
+			sc := builtin(t, c.name)
+			sc.Flows[1].StartS = st
+			fl, pk := runCounted(t, sc, 0), runPacket(t, sc, 0)
+			capBps := sc.Links[0].CapacityBps
+			f, p := fl.Flows[0].MeanThroughputBps/capBps, pk.Flows[0].MeanThroughputBps/capBps
+			t.Logf("%s, CUBIC at %.2f s: BBR's share %.3f (fluid), %.3f (packet); queueing delay %.2f, %.2f ms", c.name, st, f, p,
+				queueDelayS(fl, sc, 0)*1e3, queueDelayS(pk, sc, 0)*1e3)
+			fs += f / float64(len(starts))
+			ps += p / float64(len(starts))
+			fd += queueDelayS(fl, sc, 0) / float64(len(starts))
+			pd += queueDelayS(pk, sc, 0) / float64(len(starts))
+			if c.name == "modern-bbr-cubic-1bdp" && st == sc.Flows[1].StartS && st == builtin(t, c.name).Flows[1].StartS {
+				for _, e := range []struct {
+					eng   string
+					share float64
+				}{{"fluid", f}, {"packet", p}} {
+					if math.Abs(e.share-ns3BBRShare1BDP) > 0.1 {
+						t.Errorf("%s %s: BBR's share %.3f, ns-3 3.37 %.3f (±0.1)", c.name, e.eng, e.share, ns3BBRShare1BDP)
+					}
+				}
+			}
+		}
+		t.Logf("%s: mean BBR share %.3f (fluid), %.3f (packet); mean queueing delay %.2f, %.2f ms", c.name, fs, ps, fd*1e3, pd*1e3)
+		if c.share && math.Abs(fs-ps) > 0.1 {
+			t.Errorf("%s: mean BBR share %.3f, packet %.3f (±0.1)", c.name, fs, ps)
 		}
 	}
 }
