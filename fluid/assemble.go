@@ -66,6 +66,10 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 	}
 	sys.addStreams(&lay)
 	sys.sizeBuffers()
+	// ECN, AQMs and paced laws (ext.go), or nil.
+	if sys.x, err = newExtension(sys, &lay); err != nil {
+		return nil, err
+	}
 	sys.restart = make([]int, 1, 1+len(sys.links)*linkGuards)
 	for g := range len(sys.links) * linkGuards {
 		sys.restart = append(sys.restart, len(sys.flows)+g)

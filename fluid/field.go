@@ -43,16 +43,22 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// A sender holds its state while its path is down (it hears nothing back) and,
 		// in the recovery form, while fast recovery repairs a loss. A multi-path law is
 		// evaluated once, by subflow 0's entry, and holds only the frozen subflows' windows.
-		frozen := s.form.holds(f, t) || !s.pathUp(f.links) || f.silent(t)
+		hold := s.form.holds(f, t)
+		if s.x != nil {
+			hold = s.x.holds(f, t, hold) // paced laws never hold; ECN's CWR (ext.go)
+		}
+		frozen := hold || !s.pathUp(f.links) || f.silent(t)
+		// A paced law's derivatives are in wall-clock time (model.FluidPacer): no clock.
+		clocked := f.ackRef > 0 && (s.x == nil || !s.x.wallClock(f))
 		clock := 1.0
-		if f.ackRef > 0 {
+		if clocked {
 			clock = f.acked / f.ackRef
 		}
 		switch {
 		case f.nSub == 1 && !frozen:
 			o := s.obsFor(f, t)
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, o)
-			if f.ackRef > 0 {
+			if clocked {
 				clock = s.form.clock(f, dy[f.off:f.off+f.nLaw], x, o, s.queued(f))
 			}
 		case f.nSub > 1 && f.sub == 0:
@@ -66,7 +72,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// (and by the dropped excess at a full queue, where slow start would otherwise run
 		// away from the link's pace), and in the recovery form by the packets a window of W
 		// really keeps in flight (inFlight) and by how a packet sender counts ACKs (clock).
-		if f.ackRef > 0 && !frozen {
+		if clocked && !frozen {
 			if f.nSub == 1 {
 				for k := f.off; k < f.off+f.nLaw; k++ {
 					dy[k] *= clock
@@ -92,7 +98,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			case model.LossPeriodic:
 				periodic += l.lossP * aPkts
 			}
-			if l.red {
+			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
 				random += l.lossPkt * aPkts
 			}
 			if l.mode == queueFull && l.arrive > 0 {
@@ -107,6 +113,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		lost := math.Min(random+periodic, f.deliver/f.wire)
 		dy[c+cntDropped] = overflow + lost
 		dy[c+cntDelivered] = f.deliver/f.wire - lost
+	}
+	if s.x != nil {
+		s.x.derivs(s, dy, yd, t) // marking and AQM state (ext.go)
 	}
 }
 

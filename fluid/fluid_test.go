@@ -2,6 +2,7 @@ package fluid_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -356,5 +357,34 @@ func TestFluidProportionalDropRule(t *testing.T) {
 	}
 	if u := res.Links[0].Utilisation; u > 1+1e-9 || u < 0.9 {
 		t.Errorf("utilisation %.4f", u)
+	}
+}
+
+// A sender that starts while the drop-tail queue is full loses there as the others did,
+// and no window outgrows twice what the path holds, slow start's overshoot in the round
+// its loss takes to be seen (the synchronized rule reacts at the overflow, before such a
+// sender existed).
+func TestFluidFlowsStartingIntoAFullQueue(t *testing.T) {
+	const capBps, delay, mss = 100e6, 0.02, 1460.0
+	bdp := capBps * 2 * delay / (8 * mss)
+	sc := oneLink("cubic", capBps, delay, math.Ceil(bdp), 20)
+	f0 := sc.Flows[0]
+	sc.Flows = nil
+	for i := range 10 {
+		f := f0
+		f.Name, f.StartS, f.InitialCwnd = fmt.Sprintf("f%d", i), 0.1*float64(i), 10
+		sc.Flows = append(sc.Flows, f)
+	}
+	res := runFluid(t, sc, fluid.Settings{SampleS: 0.01})
+	for _, f := range res.Flows {
+		if f.LossEvents == 0 {
+			t.Errorf("%s: no loss in 20 s on a full drop-tail queue", f.Name)
+		}
+	}
+	pipe := 2 * math.Ceil(bdp) // the BDP and the buffer
+	for _, s := range res.Trace {
+		if s.Flow >= 0 && s.CwndPkts > 2*pipe {
+			t.Fatalf("t = %g s: flow %d's window %.0f packets, above twice the %.0f the path holds", s.TS, s.Flow, s.CwndPkts, pipe)
+		}
 	}
 }

@@ -35,6 +35,9 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 		if f.sub != 0 {
 			return -1 // a multi-path law's modes belong to its subflow-0 entry
 		}
+		if s.x != nil && s.x.wallClock(f) {
+			s.ensure(t, y) // a paced law's guards read its delivery rate (ext.go)
+		}
 		return f.law.Guard(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
 	case flowGuardRandom:
 		if !f.randomLoss && !s.hasRED(f) {
@@ -152,6 +155,9 @@ func (s *system) events() []ode.Event {
 		for slot := 0; slot < linkGuards; slot++ {
 			evs = append(evs, ode.Event{G: s.linkGuard(li, slot), Direction: ode.Rising})
 		}
+	}
+	if s.x != nil {
+		evs = s.x.events(s, evs) // marking and AQM guards, after every other (ext.go)
 	}
 	return evs
 }

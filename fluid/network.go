@@ -63,6 +63,9 @@ func (s *system) evaluate(t float64, y []float64) {
 		if f.active && s.pathUp(f.links) && !f.silent(t) {
 			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
 			f.rate = s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
+			if s.x != nil {
+				s.x.pace(f, t, y) // a paced law's rate (ext.go)
+			}
 		}
 	}
 	s.propagate(t, y)
@@ -70,6 +73,9 @@ func (s *system) evaluate(t float64, y []float64) {
 	if s.sendBehindQueue(t, y) {
 		s.propagate(t, y)
 		s.deliveries(y)
+	}
+	if s.x != nil {
+		s.x.evaluate(s, t, y) // marking and AQM signals (ext.go)
 	}
 }
 
@@ -109,7 +115,10 @@ func (s *system) deliveries(y []float64) {
 		lost := 0.0
 		for k, li := range f.links {
 			l := &s.links[li]
-			p := l.lossPkt
+			p := 0.0
+			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
+				p = l.lossPkt // RED that marks a flow's packets takes none of them
+			}
 			if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
 				p += l.lossP
 			}
@@ -154,7 +163,7 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 		f := &s.flows[fi]
 		// A sender in fast recovery hears of packets sent before the loss, beyond the hole:
 		// those ACKs neither open its window nor clock out new packets.
-		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) {
+		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) || (s.x != nil && s.x.wallClock(f)) {
 			continue
 		}
 		if d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t)); d > 0 {

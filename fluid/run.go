@@ -49,6 +49,9 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		if s.dueReactions(t) {
 			changed = true
 		}
+		if s.x != nil && s.x.due(s, t) {
+			changed = true // marking and AQM timers (ext.go)
+		}
 		if changed {
 			s.jump(t)
 		}
@@ -61,6 +64,11 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		}
 		if r := s.nextReaction(); r < next {
 			next = math.Max(r, t)
+		}
+		if s.x != nil {
+			if r := s.x.next(); r < next {
+				next = math.Max(r, t)
+			}
 		}
 		hit, err := drv.Advance(ctx, next)
 		if err != nil {
@@ -102,6 +110,9 @@ func (s *system) timedActions() []timedAction {
 // multi-path flow, every sibling's RTT as well.
 func (s *system) obsFor(f *subflow, t float64) model.Observation {
 	o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.propRTT, Subflow: f.sub}
+	if s.x != nil {
+		s.x.observe(f, &o) // delivery rate, marked fraction (ext.go)
+	}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
@@ -117,6 +128,9 @@ func (s *system) obsFor(f *subflow, t float64) model.Observation {
 // without evaluating the whole network: what a guard needs at every root-finding step.
 func (s *system) obsAt(f *subflow, t float64, yd []float64) model.Observation {
 	o := model.Observation{Now: t, RTT: s.pathRTT(f, yd), BaseRTT: f.propRTT, Subflow: f.sub}
+	if s.x != nil {
+		s.x.observe(f, &o)
+	}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
@@ -146,6 +160,11 @@ func (s *system) apply(a timedAction, t float64) {
 		if f.watch >= 0 && y[f.off+f.sub] >= f.watch {
 			s.watchCrossed(a.idx, t) // already there: a loss that did not reduce the window
 		}
+		if s.sc.DropRule != model.DropProportional {
+			// A sender that starts into a full queue loses there too; the synchronized
+			// rule schedules its reaction at the overflow, which came before it.
+			f.recheckAt = t
+		}
 	case actFlowStop:
 		s.finish(&s.flows[a.idx], t)
 	case actLink:
@@ -164,6 +183,11 @@ func (s *system) finish(f *subflow, t float64) {
 
 // handle applies the located event number ev at time t.
 func (s *system) handle(ev int, t float64) {
+	if s.x != nil && ev >= s.x.base {
+		s.x.handle(s, ev-s.x.base, t) // marking and AQM events (ext.go)
+		s.jump(t)
+		return
+	}
 	nf := len(s.flows)
 	if ev < nf && s.firedSlot(&s.flows[ev], t, s.drv.Y()) == flowGuardLaw {
 		// A mode switch (slow start ends) leaves every window as it was: only this flow's
@@ -171,6 +195,12 @@ func (s *system) handle(ev int, t float64) {
 		f := &s.flows[ev]
 		yd := s.drv.Y().RawVector().Data
 		f.law.Switch(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
+		if s.x != nil && s.x.wallClock(f) {
+			// A paced law's switch moves its window and pacing rate: the queues may switch
+			// too (ext.go).
+			s.jump(t)
+			return
+		}
 		s.gen++
 		s.restart[0] = ev
 		s.drv.Restart(s.restart...)

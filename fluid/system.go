@@ -149,7 +149,8 @@ type system struct {
 	subObs    [][]model.SubflowObservation // per multi-path flow, reused by every observation
 	restart   []int                        // guards Restart re-evaluates: [flow, every link guard]
 	drv       *ode.Driver
-	end       float64 // s; the scenario's duration unless a stop condition ended the run
+	x         *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
+	end       float64    // s; the scenario's duration unless a stop condition ended the run
 	crossings []model.Crossing
 	losses    []model.LossRecord
 }

@@ -15,6 +15,14 @@ type Observation struct {
 	// Subflows is every subflow's view, for multi-path laws; nil for single-path flows.
 	// In the fluid face subflow k's window is x[k]; RTT and BaseRTT above are Subflow's.
 	Subflows []SubflowObservation
+	// DeliveryRate is the rate the flow's packets reach its receiver, packets/s, as its
+	// ACKs report it: set by the fluid engine only (the event face gets per-ACK samples
+	// through RateSampler, signals.go); 0 when unknown.
+	DeliveryRate float64
+	// MarkFrac is the fraction of the flow's packets arriving CE-marked (RFC 3168), as its
+	// ACKs report it, in [0, 1]: set by the fluid engine only (the event face counts marks
+	// through ECNReactor, signals.go); 0 for a flow without ECN.
+	MarkFrac float64
 }
 
 // SubflowObservation is what a multi-path law sees of one subflow.

@@ -22,6 +22,16 @@ var builtins = map[string]func() *Scenario{
 	"seed003-dumbbell":         seed003Dumbbell,
 	"seed004-lfn":              seed004LFN,
 	"parking-lot":              parkingLot,
+	// The algorithms and queues of today's networks (modern.go).
+	"modern-bbr-cubic-shallow":    modernBBRCubicShallow,
+	"modern-bbr-cubic-1bdp":       modernBBRCubic1BDP,
+	"modern-bbr-cubic-deep":       modernBBRCubicDeep,
+	"modern-bbr-random-loss":      bbrRandomLoss,
+	"modern-dctcp-2":              modernDCTCP2,
+	"modern-dctcp-10":             modernDCTCP10,
+	"modern-bufferbloat-droptail": modernBloatDropTail,
+	"modern-bufferbloat-codel":    modernBloatCoDel,
+	"modern-bufferbloat-pie":      modernBloatPIE,
 }
 
 // BuiltinNames lists the built-in scenarios in sorted order.

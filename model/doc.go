@@ -38,6 +38,24 @@
 //	olia       Khalili et al. 2012: opportunistic linked increases
 //	vlia       seed 001: LIA whose high-BDP subflow runs CUBIC behind a virtual Reno window
 //	           (reconstruction)
+//	dctcp      RFC 8257, Linux tcp_dctcp.c: Reno with an ECN-marked-fraction estimate α,
+//	           cwnd ← cwnd·(1 − α/2) once per window of marks; fluid face after Alizadeh,
+//	           Javanmard & Prabhakar 2011
+//	bbr        BBR v1 (Linux tcp_bbr.c as of 5.10, draft-cardwell-iccrg-bbr): paced at the
+//	           windowed-max delivery rate with a gain cycle, cwnd 2·BDP, Startup, Drain,
+//	           ProbeRTT; fluid face after the structure of Scherrer et al. (IMC 2022)
+//
+// # Signals beyond the window
+//
+// signals.go adds optional interfaces for rate-based and ECN-reacting laws: RateSampler
+// (per-ACK delivery-rate samples, RateSample), Pacer and FluidPacer (a pacing rate; the
+// fluid face of a paced law is written in wall-clock time and reads
+// Observation.DeliveryRate), ECNReactor and FluidECNReactor (the reduction at an
+// ECN-Echo; the fluid face may read Observation.MarkFrac), and ECNCapable (an algorithm
+// whose flows always set ECT). aqm.go adds the queue kinds codel, fq_codel and pie and ECN
+// marking (Link.ECN, Link.MarkThresholdPkts for DCTCP's step); Flow.ECN makes any sender
+// react to marks as to a loss (RFC 3168), Flow.Pacing paces a window sender as Linux does
+// (packet engine). modern.go has the built-ins that show them.
 //
 // Windows are in packets, times in seconds, rates in packets per second. After a loss no
 // algorithm keeps less than 2 packets (RFC 5681); a timeout sets ssthresh = max(W/2, 2) and

@@ -28,6 +28,10 @@ type QueueKind string
 const (
 	QueueDropTail QueueKind = "droptail"
 	QueueRED      QueueKind = "red"
+	// The AQMs of aqm.go: CoDel (RFC 8289), FQ-CoDel (RFC 8290) and PIE (RFC 8033).
+	QueueCoDel   QueueKind = "codel"
+	QueueFQCoDel QueueKind = "fq_codel"
+	QueuePIE     QueueKind = "pie"
 )
 
 // DropRule is the fluid engine's rule for which flows see a drop-tail overflow.
@@ -65,6 +69,13 @@ type Link struct {
 	RED        RED
 	Loss       LossModel // default none
 	LossP      float64   // loss probability per packet, [0, 1)
+	// ECN, MarkThresholdPkts, CoDel, PIE and FQCoDel are the explicit congestion
+	// notification and AQM settings of aqm.go; all unset is a plain drop-tail or RED queue.
+	ECN               bool
+	MarkThresholdPkts float64
+	CoDel             CoDel
+	PIE               PIE
+	FQCoDel           FQCoDel
 }
 
 // RED holds Floyd–Jacobson RED parameters (ns-2 defaults in Validate when zero).
@@ -115,6 +126,15 @@ type Flow struct {
 	// InitialSsthresh is the first slow-start threshold in packets; 0 means the receiver
 	// window (slow start until the first loss).
 	InitialSsthresh float64
+	// ECN makes the flow ECN-capable (RFC 3168): its packets carry ECT, queues with ECN
+	// mark them instead of dropping them early, and its law reacts to the echoed marks
+	// (aqm.go). Algorithms that need ECN (DCTCP, model.ECNCapable) have it whatever this says.
+	ECN bool
+	// Pacing makes the packet engine pace the flow's transmissions as Linux paces a window
+	// sender (tcp_update_pacing_rate: 2·cwnd/SRTT in slow start, 1.2·cwnd/SRTT after) when
+	// its law sets no pacing rate of its own (model.Pacer). The fluid engine's senders are
+	// paced by construction.
+	Pacing bool
 }
 
 // CBR is constant-bit-rate cross traffic over a path.

@@ -140,8 +140,9 @@ func (s *Scenario) validateLink(i int) error {
 		l.Queue = QueueDropTail
 	case QueueDropTail:
 	case QueueRED:
+	case QueueCoDel, QueueFQCoDel, QueuePIE:
 	default:
-		return fieldErr(at+".queue", "%q, want %q or %q", l.Queue, QueueDropTail, QueueRED)
+		return fieldErr(at+".queue", "%s", queueKinds(l.Queue))
 	}
 	if l.Queue == QueueRED {
 		if err := l.RED.resolve(at + ".red"); err != nil {
@@ -149,6 +150,9 @@ func (s *Scenario) validateLink(i int) error {
 		}
 	} else if l.RED != (RED{}) {
 		return fieldErr(at+".red", "%+v, want unset unless queue is %q", l.RED, QueueRED)
+	}
+	if err := l.resolveAQM(at); err != nil {
+		return err
 	}
 	switch l.Loss {
 	case "":

@@ -23,14 +23,17 @@ import (
 //
 //	name, description, duration (10s), drop_rule (synchronized | proportional)
 //	links:  name, capacity (100Mbps), delay (10ms, one way), buffer (20 packets or 1bdp),
-//	        queue (droptail | red), red: {min_thresh, max_thresh (packets), max_p, q_weight},
-//	        loss: {model: none | random | periodic, p: 1e-5}
+//	        queue (droptail | red | codel | fq_codel | pie, or a mapping of kind, ecn,
+//	        mark_threshold and the AQM's settings: see yamlDecoder.queue), red: {min_thresh,
+//	        max_thresh (packets), max_p, q_weight}, loss: {model: none | random | periodic,
+//	        p: 1e-5}
 //	paths:  name, links: [l0, l1]
 //	flows:  name, algorithm, params: {name: value}, path, start, stop (0: the end),
 //	        size (50MB; 0: long-lived), mss (552B), header_bytes (40B: TCP/IP header on the
 //	        wire per data packet, and the ACK size; default 0), rwnd (64KB, bytes) or
 //	        rwnd_pkts (8000, packets of mss, as ns-2's window_), window_scaling (true |
-//	        false), initial_cwnd
+//	        false), initial_cwnd, ecn (true: ECN-capable), pacing (true: Linux's pacing of a
+//	        window sender, packet engine)
 //	cbr:    name, path, rate (1Mbps), packet_size (1000B), start, stop
 //	events: at (40s), kind (link-down | link-up | delay-change), link, delay (new one-way delay)
 //
@@ -344,7 +347,7 @@ func (d *yamlDecoder) link(n *yaml.Node, at string, l *Link) error {
 			}
 			return nil
 		}},
-		{"queue", d.text(&queue)},
+		{"queue", func(n *yaml.Node, at string) error { return d.queue(n, at, l, &queue) }},
 		{"red", func(n *yaml.Node, at string) error {
 			return d.mapping(n, at, []field{
 				{"min_thresh", d.quantity(&l.RED.MinThPkts, ParseNumber)},
@@ -362,6 +365,56 @@ func (d *yamlDecoder) link(n *yaml.Node, at string, l *Link) error {
 	})
 	l.Queue, l.Loss = QueueKind(queue), LossModel(loss)
 	return err
+}
+
+// queue decodes a link's queue: a kind (droptail, red, codel, fq_codel, pie), or a mapping
+// of the kind and its AQM and ECN settings:
+//
+//	queue: {kind: codel, target: 5ms, interval: 100ms, ecn: true}
+//	queue: {kind: fq_codel, quantum: 1514B, target: 5ms, interval: 100ms, ecn: true}
+//	queue: {kind: pie, target: 15ms, t_update: 15ms, alpha: 0.125, beta: 1.25, max_burst: 150ms, ecn_max_p: 0.1}
+//	queue: {kind: droptail, mark_threshold: 65}    # DCTCP's step marking, in packets
+//	queue: {kind: red, ecn: true}                  # RED's own parameters stay in red:
+//
+// target and interval go to the kind's discipline (CoDel, FQ-CoDel's CoDel, or PIE's
+// target); settings that do not belong to the kind are refused by validation.
+func (d *yamlDecoder) queue(n *yaml.Node, at string, l *Link, kind *string) error {
+	if resolveAlias(n).Kind != yaml.MappingNode {
+		return d.text(kind)(n, at)
+	}
+	var target, interval float64
+	err := d.mapping(n, at, []field{
+		{"kind", d.text(kind)},
+		{"ecn", d.flag(&l.ECN)},
+		{"mark_threshold", d.quantity(&l.MarkThresholdPkts, ParseNumber)},
+		{"target", d.quantity(&target, ParseDuration)},
+		{"interval", d.quantity(&interval, ParseDuration)},
+		{"quantum", d.quantity(&l.FQCoDel.QuantumBytes, ParseSize)},
+		{"t_update", d.quantity(&l.PIE.TUpdateS, ParseDuration)},
+		{"alpha", d.quantity(&l.PIE.Alpha, ParseNumber)},
+		{"beta", d.quantity(&l.PIE.Beta, ParseNumber)},
+		{"max_burst", d.quantity(&l.PIE.MaxBurstS, ParseDuration)},
+		{"ecn_max_p", d.quantity(&l.PIE.ECNMaxProb, ParseNumber)},
+	})
+	if err != nil {
+		return err
+	}
+	switch QueueKind(*kind) {
+	case QueueCoDel:
+		l.CoDel = CoDel{TargetS: target, IntervalS: interval}
+	case QueueFQCoDel:
+		l.FQCoDel.CoDel = CoDel{TargetS: target, IntervalS: interval}
+	case QueuePIE:
+		l.PIE.TargetS = target
+		if interval != 0 {
+			return d.errAt(n, at, "interval %v s on queue %q, want t_update (PIE has no interval)", interval, QueuePIE)
+		}
+	default:
+		if target != 0 || interval != 0 {
+			return d.errAt(n, at, "target or interval on queue %q, want them only with %q, %q or %q", *kind, QueueCoDel, QueueFQCoDel, QueuePIE)
+		}
+	}
+	return nil
 }
 
 func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
@@ -412,6 +465,8 @@ func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
 		}},
 		{"window_scaling", d.flag(&f.WindowScaling)},
 		{"initial_cwnd", d.quantity(&f.InitialCwnd, ParseNumber)},
+		{"ecn", d.flag(&f.ECN)},
+		{"pacing", d.flag(&f.Pacing)},
 	})
 	if err != nil || !rwndPktsSet {
 		return err
@@ -486,8 +541,8 @@ func WriteScenarioYAML(w io.Writer, s *Scenario) error {
 		} else {
 			put(m, "buffer", num(l.BufferPkts))
 		}
-		if l.Queue != "" && l.Queue != QueueDropTail {
-			put(m, "queue", str(string(l.Queue)))
+		if q := queueNode(l, str, num, flag, dur, size); q != nil {
+			put(m, "queue", q)
 		}
 		if l.Queue == QueueRED {
 			red := mapping()
@@ -536,7 +591,8 @@ func WriteScenarioYAML(w io.Writer, s *Scenario) error {
 		for _, b := range []struct {
 			key string
 			v   bool
-		}{{"route_aware", f.RouteAware}, {"delayed_ack", f.DelayedAck}, {"window_scaling", f.WindowScaling}} {
+		}{{"route_aware", f.RouteAware}, {"delayed_ack", f.DelayedAck}, {"window_scaling", f.WindowScaling},
+			{"ecn", f.ECN}, {"pacing", f.Pacing}} {
 			if b.v {
 				put(m, b.key, flag(true))
 			}
@@ -615,4 +671,49 @@ func formatUnit(v float64, parse func(string) (float64, error), units ...any) st
 		}
 	}
 	return best
+}
+
+// queueNode is link l's queue as YAML: its kind alone, or the mapping yamlDecoder.queue
+// reads when the link marks or its AQM has settings; nil for a plain drop-tail queue.
+func queueNode(l Link, str func(string) *yaml.Node, num func(float64) *yaml.Node, flag func(bool) *yaml.Node,
+	dur, size func(float64) *yaml.Node) *yaml.Node {
+	kind := l.Queue
+	if kind == "" {
+		kind = QueueDropTail
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	put := func(k string, v *yaml.Node) { m.Content = append(m.Content, str(k), v) }
+	opt := func(k string, v float64, n func(float64) *yaml.Node) {
+		if v != 0 {
+			put(k, n(v))
+		}
+	}
+	put("kind", str(string(kind)))
+	if l.ECN {
+		put("ecn", flag(true))
+	}
+	opt("mark_threshold", l.MarkThresholdPkts, num)
+	switch kind {
+	case QueueCoDel:
+		opt("target", l.CoDel.TargetS, dur)
+		opt("interval", l.CoDel.IntervalS, dur)
+	case QueueFQCoDel:
+		opt("quantum", l.FQCoDel.QuantumBytes, size)
+		opt("target", l.FQCoDel.TargetS, dur)
+		opt("interval", l.FQCoDel.IntervalS, dur)
+	case QueuePIE:
+		opt("target", l.PIE.TargetS, dur)
+		opt("t_update", l.PIE.TUpdateS, dur)
+		opt("alpha", l.PIE.Alpha, num)
+		opt("beta", l.PIE.Beta, num)
+		opt("max_burst", l.PIE.MaxBurstS, dur)
+		opt("ecn_max_p", l.PIE.ECNMaxProb, num)
+	}
+	switch {
+	case len(m.Content) > 2:
+		return m
+	case kind == QueueDropTail:
+		return nil
+	}
+	return str(string(kind))
 }

@@ -109,6 +109,19 @@
 // multi-path flow cannot re-create the law it shares: it resumes with the law's window for
 // it, which the outage left as it was. Other senders time out as usual.
 //
+// # ECN, AQMs, pacing and delivery-rate samples
+//
+// A link with ECN or a step threshold (model.Link.MarkThresholdPkts) marks the packets of
+// ECN-capable flows CE where its discipline would drop them early; CoDel (RFC 8289, at
+// dequeue), PIE (RFC 8033, at arrival) and FQ-CoDel (RFC 8290: a queue per source, deficit
+// round robin, CoDel per queue) are in aqm.go, codel.go, pie.go and fqcodel.go. The receiver
+// echoes every mark (ACKs of one CE state each); the sender reduces once per window at an
+// echo and raises no window until that window is acknowledged (CWR). A law that sets a
+// pacing rate (model.Pacer), or a flow with model.Flow.Pacing, is paced; a
+// model.RateSampler gets Linux's per-ACK delivery-rate samples, in recovery too; and
+// Settings.LostRetransmit detects a lost retransmission from the SACKs of packets sent
+// after it (signals.go). Flows and links that use none of these run exactly as before.
+//
 // # ns-2 defaults adopted, and not
 //
 // From ns-2.35's ns-default.tcl: ACK per packet (TCPSink), three duplicate ACKs

@@ -41,6 +41,10 @@ type link struct {
 	randomLeft []int64
 	randomRate float64 // −ln(1−p): an Exp(1) variate over it, rounded up, is a Geometric(p) gap
 
+	// aqm is the link's ECN marking and AQM (aqm.go); nil for a plain drop-tail or RED
+	// queue, which the code below runs as before.
+	aqm *aqmState
+
 	red    bool
 	redCfg model.RED
 	redAvg float64 // EWMA of the number of packets in the system
@@ -96,7 +100,7 @@ func (l *link) txTime(bytes float64) float64 { return bytes * 8 / l.capBps }
 
 // account adds the queue-length integral up to now; call before the length changes.
 func (l *link) account(now float64) {
-	l.qInt += float64(l.queue.len()) * (now - l.qLastT)
+	l.qInt += float64(l.qlen()) * (now - l.qLastT)
 	l.qLastT = now
 }
 

@@ -15,6 +15,7 @@ const (
 	evCBR                     // a CBR source emits its next packet
 	evNetwork                 // a scenario TimedEvent (link down/up, delay change)
 	evSample                  // a trace sample
+	evPace                    // a paced sender may send again (pacing.go)
 )
 
 // pkt is one packet in the network: a TCP data segment or a CBR datagram. ACKs travel as
@@ -26,6 +27,10 @@ type pkt struct {
 	src    int32   // index of the TCP flow, or of the CBR source when cbr is set
 	hop    int32   // index in the source's path of the link the packet is on
 	cbr    bool
+	// ECN (ecn.go): a data packet's ECT and CE codepoints; on an ACK event, ce is the echo
+	// of the CE state of the packets it acknowledges.
+	ect, ce bool
+	enqAt   float64 // when the packet entered its current link's queue, s (AQMs' sojourn time)
 }
 
 // event is a scheduled action. Its time and tie-break order live in the heap entry.

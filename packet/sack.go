@@ -40,6 +40,9 @@ func (f *tcpFlow) sackAck(sm *sim, a, s int64) {
 	default:
 		return // an old ACK
 	}
+	if f.ext != nil {
+		f.ext.endAck(sm, f)
+	}
 	f.readCwnd(sm)
 	f.sackSend(sm)
 }
@@ -71,7 +74,9 @@ func (f *tcpFlow) sackNewAck(sm *sim, a int64) {
 		f.setTimer(sm, sm.now+f.rto(sm))
 		return
 	}
-	f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
+	if f.ext == nil || f.ext.mayRaise(f) {
+		f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
+	}
 	f.afterNewAck(sm, a)
 }
 
@@ -84,7 +89,9 @@ func (f *tcpFlow) sackDupAck(sm *sim) {
 	sm.lossEvent(f.idx)
 	f.recover = f.maxSent
 	f.timing = false
-	f.conn.law.OnLoss(f.obs(sm))
+	if f.ext == nil || f.ext.mayReduce(f) {
+		f.conn.law.OnLoss(f.obs(sm))
+	}
 	f.inRecovery = true
 	// Fast retransmit: the first hole goes now, whatever pipe says (RFC 6675 §5 (4.1)).
 	f.transmit(sm, f.sndUna)
@@ -127,7 +134,7 @@ func (f *tcpFlow) sackSend(sm *sim) {
 		if end <= f.sndUna {
 			pipe = f.maxSent - f.sndUna - f.sackedN
 		}
-		if float64(pipe) >= win {
+		if float64(pipe) >= win || (f.ext != nil && f.ext.paceWait(sm, f)) {
 			break
 		}
 		if seq := f.nextHole(end); seq >= 0 {

@@ -43,6 +43,13 @@ type Settings struct {
 	// (sack.go: FACK's loss rule, RFC 6675's pipe), as Linux senders have. Default false:
 	// ns-2's one-way agents without SACK, recovering per the law's Recovery().
 	SACK bool
+	// LostRetransmit makes a SACK sender detect a lost retransmission of its first hole
+	// when a packet sent after it is SACKed (paths do not reorder), and send it again at
+	// once, as Linux does (tcp_mark_lost_retrans, then RACK) instead of waiting for the
+	// timer (signals.go). With random loss p a window of W packets loses about p·(pW)
+	// retransmissions per round trip; BBR, which keeps its rate through such loss, needs it
+	// to keep the link. Default false; it needs SACK.
+	LostRetransmit bool
 }
 
 // Defaults of Settings and fixed constants of the TCP model.
@@ -199,6 +206,7 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 			up:     true, downAt: math.Inf(-1),
 			loss: l.Loss, lossP: l.LossP,
 			red: l.Queue == model.QueueRED, redCfg: l.RED, redCnt: -1,
+			aqm: newAQM(&l, sources),
 		}
 		switch l.Loss {
 		case model.LossPeriodic:
@@ -364,6 +372,8 @@ func (sm *sim) dispatch(e event) {
 		sm.network(int(e.idx))
 	case evSample:
 		sm.sample(int(e.idx))
+	case evPace:
+		sm.flows[e.idx].onPaceEvent(sm)
 	}
 }
 
@@ -405,6 +415,10 @@ func (sm *sim) enqueue(li int32, p pkt) {
 		sm.lose(&p)
 		return
 	}
+	if l.aqm != nil {
+		sm.aqmEnqueue(li, p) // ECN marking and AQMs (aqm.go)
+		return
+	}
 	if !l.up || (l.red && l.redDrop(sm, sm.now)) || l.queue.len() >= l.buffer {
 		sm.drop(li, &p)
 		return
@@ -418,6 +432,11 @@ func (sm *sim) enqueue(li int32, p pkt) {
 
 func (sm *sim) startTx(li int32) {
 	l := &sm.links[li]
+	if l.aqm != nil && !sm.aqmDequeue(li) {
+		l.busy = false // the AQM dropped every packet waiting
+		l.idleFrom = sm.now
+		return
+	}
 	l.busy = true
 	l.txStart = sm.now
 	sm.q.push(sm.now+l.txTime(l.queue.front().bytes), event{kind: evTxDone, idx: li, gen: l.epoch})
@@ -432,7 +451,7 @@ func (sm *sim) txDone(e event) {
 	p := l.queue.pop()
 	l.busyS += sm.now - l.txStart
 	sm.q.push(sm.now+l.delayS, event{kind: evArrive, idx: e.idx, gen: l.epoch, pkt: p})
-	if l.queue.len() > 0 {
+	if l.qlen() > 0 {
 		sm.startTx(e.idx)
 	} else {
 		l.busy = false
@@ -489,6 +508,9 @@ func (sm *sim) network(i int) {
 			p := l.queue.pop()
 			sm.drop(li, &p)
 		}
+		if l.aqm != nil {
+			sm.aqmFlush(li)
+		}
 		l.idleFrom = sm.now
 		for i := range sm.flows {
 			if f := &sm.flows[i]; sm.scn.Flows[f.conn.flow].RouteAware && slices.Contains(f.path, li) {
@@ -541,7 +563,7 @@ func (sm *sim) sample(k int) {
 		}
 	}
 	for i := range sm.links {
-		sm.trace = append(sm.trace, model.Sample{TS: sm.now, Flow: -1, Link: sm.links[i].name, QueuePkts: float64(sm.links[i].queue.len())})
+		sm.trace = append(sm.trace, model.Sample{TS: sm.now, Flow: -1, Link: sm.links[i].name, QueuePkts: float64(sm.links[i].qlen())})
 	}
 	if next := float64(k+1) * sm.set.SampleS; next <= sm.end*(1+1e-12) {
 		sm.q.push(next, event{kind: evSample, idx: int32(k + 1)})

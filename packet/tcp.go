@@ -18,6 +18,9 @@ import (
 type tcpFlow struct {
 	conn     *conn
 	recovery model.Recovery
+	// ext is the sender's ECN, delivery-rate sampling and pacing (signals.go); nil for a
+	// flow that uses none of them, which the code below runs as before.
+	ext      *flowExt
 	path     []int32
 	pathName string
 	idx      int32 // engine index: the Result row
@@ -73,6 +76,7 @@ type tcpFlow struct {
 	rtoGen           uint32
 
 	// receiver
+	echoCE     bool // the CE state the next ACK echoes (ecn.go)
 	rcvNxt     int64
 	ooo        bitRing // packets received above rcvNxt
 	ackPending int     // in-order packets not yet acknowledged (delayed ACK)
@@ -108,6 +112,7 @@ func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
 		completion: -1,
 	}
 	f.recovery = model.RecoveryOf(c.alg)
+	f.ext = newFlowExt(c, fl, sm.set.SACK && sm.set.LostRetransmit)
 	if f.cwnd = c.cwndOf(k); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
 		return fmt.Errorf("%w: flow %q: %s starts subflow %d with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, k, f.cwnd)
 	}
@@ -267,6 +272,9 @@ func (f *tcpFlow) onRTOEvent(sm *sim, gen uint32) {
 // transmit sends packet seq now: a new packet, which takes the conn's next data packet,
 // or a retransmitted copy if seq < maxSent.
 func (f *tcpFlow) transmit(sm *sim, seq int64) {
+	if f.ext != nil {
+		f.ext.onTransmit(sm, f, seq)
+	}
 	f.sent++
 	if seq >= f.maxSent {
 		c := f.conn
@@ -283,6 +291,9 @@ func (f *tcpFlow) transmit(sm *sim, seq int64) {
 		f.setTimer(sm, sm.now+f.rto(sm))
 	}
 	p := pkt{sentAt: sm.now, bytes: f.payload(seq) + f.header, seq: seq, src: f.idx}
+	if f.ext != nil {
+		p.ect = f.ext.ect
+	}
 	if sm.set.JitterS > 0 {
 		p.sentAt = max(sm.now+sm.jitter.Float64()*sm.set.JitterS, f.lastEmit)
 		f.lastEmit = p.sentAt
@@ -312,6 +323,9 @@ func (f *tcpFlow) trySend(sm *sim) {
 		win = 1
 	}
 	for f.hasData() && float64(f.sndNxt-f.sndUna) < win {
+		if f.ext != nil && f.ext.paceWait(sm, f) {
+			break
+		}
 		f.transmit(sm, f.sndNxt)
 		f.sndNxt++
 	}
@@ -333,6 +347,9 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 		f.timing = false
 		f.backoff = 1
 	}
+	if f.ext != nil {
+		f.ext.beginAck(sm, f, &e)
+	}
 	if sm.set.SACK {
 		f.sackAck(sm, a, e.sack)
 		return
@@ -344,6 +361,9 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 		f.dupAck(sm)
 	default:
 		return // an old ACK
+	}
+	if f.ext != nil {
+		f.ext.endAck(sm, f)
 	}
 	f.readCwnd(sm)
 	if f.dupacks == 0 || f.dupacks >= DupAckThreshold {
@@ -379,7 +399,9 @@ func (f *tcpFlow) newAck(sm *sim, a int64) {
 	f.sndNxt = max(f.sndNxt, a)
 	f.dupacks = 0
 	f.signalled = min(f.signalled, f.maxSent-a)
-	f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
+	if f.ext == nil || f.ext.mayRaise(f) {
+		f.conn.law.OnAck(float64(newly-consumed), f.obs(sm))
+	}
 	f.afterNewAck(sm, a)
 }
 
@@ -439,7 +461,9 @@ func (f *tcpFlow) fastRetransmit(sm *sim) {
 	sm.lossEvent(f.idx)
 	f.recover = f.maxSent
 	f.timing = false
-	f.conn.law.OnLoss(f.obs(sm))
+	if f.ext == nil || f.ext.mayReduce(f) {
+		f.conn.law.OnLoss(f.obs(sm))
+	}
 	f.readCwnd(sm)
 	if f.recovery == model.RecoveryTahoe {
 		f.sndNxt = f.sndUna
@@ -484,6 +508,9 @@ func (f *tcpFlow) timeout(sm *sim) {
 // unless the flow's receiver delays ACKs (model.Flow.DelayedAck): then every second
 // in-order packet, or after DelayedAckS, and out-of-order packets at once (RFC 5681 §4.2).
 func (f *tcpFlow) receive(sm *sim, p *pkt) {
+	if f.ext != nil && f.ext.ect {
+		f.echoMark(sm, p) // ACKs of one CE state each (ecn.go)
+	}
 	payload := f.payload(p.seq)
 	f.delivered++
 	f.deliveredBytes += payload
@@ -533,7 +560,7 @@ func (f *tcpFlow) sendAck(sm *sim, echo float64, sack int64) {
 	if !sm.pathUp(f.path, math.Inf(1)) {
 		return
 	}
-	sm.q.push(sm.now+sm.ackDelay(f.path, f.header), event{kind: evAck, idx: f.idx, at: sm.now, sack: sack, pkt: pkt{seq: f.rcvNxt, sentAt: echo}})
+	sm.q.push(sm.now+sm.ackDelay(f.path, f.header), event{kind: evAck, idx: f.idx, at: sm.now, sack: sack, pkt: pkt{seq: f.rcvNxt, sentAt: echo, ce: f.echoCE}})
 }
 
 func (f *tcpFlow) sample(sm *sim) model.Sample {
@@ -545,7 +572,7 @@ func (f *tcpFlow) sample(sm *sim) model.Sample {
 	}
 	var queue float64
 	for _, li := range f.path {
-		queue += float64(sm.links[li].queue.len())
+		queue += float64(sm.links[li].qlen())
 	}
 	rtt, _ := f.rttView()
 	return model.Sample{TS: sm.now, Flow: int(f.conn.flow), Subflow: f.sub, CwndPkts: f.cwnd, Ssthresh: ssthresh, RateBps: rate,

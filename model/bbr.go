@@ -1,0 +1,700 @@
+package model
+
+import (
+	"math"
+)
+
+// BBR v1 (Cardwell, Cheng, Gunn, Hassas Yeganeh, Jacobson, ACM Queue 2016;
+// draft-cardwell-iccrg-bbr-congestion-control-00; Linux net/ipv4/tcp_bbr.c as of Linux
+// 5.10 without its ACK-aggregation allowance and long-term (policer) bandwidth sampling;
+// ns-3 TcpBbr). A rate-based sender with a model of the path:
+//
+//   - BtlBw, the windowed maximum of the delivery-rate samples over the last 10 rounds
+//     (packet-timed round trips); RTprop, the minimum RTT over the last 10 s.
+//   - Startup paces at 2/ln2·BtlBw with cwnd 2/ln2·BDP until BtlBw has grown by less than
+//     25% in 3 rounds; Drain paces at ln2/2·BtlBw until the packets in flight fall to the
+//     BDP; ProbeBW cycles the pacing gain through 1.25, 0.75, 1, 1, 1, 1, 1, 1, one RTprop
+//     each (the 1.25 phase lasts until the flight reaches 1.25·BDP or a loss, the 0.75 one
+//     ends early once the flight is down to the BDP), from a phase other than 0.75;
+//     ProbeRTT, when RTprop has not been refreshed for 10 s, caps cwnd at 4 packets for
+//     200 ms and a round, then restores it.
+//   - The pacing rate is gain·BtlBw·(1 − 1%) and cwnd = cwnd_gain·BtlBw·RTprop (cwnd_gain 2
+//     in ProbeBW) plus Linux's quantization budget — three TSO bursts of max(rate·1 ms,
+//     2) packets, rounded up to an even number, and 2 more in the 1.25 phase (parameter
+//     tso_budget; 0 drops it, for a sender without TSO) — growing towards it by the packets
+//     delivered and cut to it at once.
+//   - Losses: packet conservation for the first round of a recovery (cwnd = packets in
+//     flight + delivered), the cwnd of before the recovery restored when it ends; BBR
+//     otherwise ignores loss, which is why v1 keeps its rate under random loss up to
+//     about 20% (where Linux's policer detection, not modelled here, would step in). A
+//     timeout restarts from one packet and restores the old cwnd once it is repaired.
+//
+// The ProbeBW starting phase is drawn from {0, 2, …, 7} as Linux draws it, from a hash of
+// the flow's start time (the model has no random stream per flow), so a run is a
+// deterministic function of its scenario.
+//
+// Event face (after tcp_bbr.c, bbr_main): every ACK's delivery-rate sample (RateSampler;
+// the packet engine measures them as Linux's tcp_rate.c) updates the model, the pacing rate
+// (Pacer) and cwnd; OnAck does nothing. The packet engine should run BBR with SACK, as
+// Linux does: without it a duplicate ACK names no packet and yields no rate sample.
+//
+// Fluid face, x = [W, D] with W the cwnd and D the packets delivered (dD/dt =
+// Observation.DeliveryRate), after the structure of the fluid model of Scherrer, Legner,
+// Perrig & Schmid (IMC 2022, BBRv1): the flow sends at min(W/RTT, pacing rate)
+// (FluidPacer), its derivatives are wall-clock time, and its model changes at located
+// events: a round lasts the RTT at its start and ends with a bandwidth sample, the
+// packets delivered over the round divided by its length (the fluid analogue of a rate
+// sample over a round trip), into the 10-round max filter; the gain-cycle phases,
+// Drain's end and ProbeRTT are guards on time and on the packets in flight
+// (min(W, pacing rate·RTT)). W grows at the delivery rate towards its target (×ln2 in
+// Startup, where a packet sender's ACKs of a doubling flight double it each round) and
+// is cut to it at every round's end; a loss cuts it to the packets in flight.
+func init() {
+	Register("bbr", func() Algorithm {
+		a := &bbr{}
+		a.Base = NewBase("bbr", "BBR v1: paces at the windowed-max delivery rate with a gain cycle, cwnd 2·BDP, ProbeRTT (Linux tcp_bbr.c, draft-cardwell-iccrg-bbr)",
+			Real(&a.p.highGain, "high_gain", 2/math.Ln2, "1", 1, 10, "Linux tcp_bbr.c bbr_high_gain = 2885/1000",
+				"Startup's pacing and cwnd gain: 2/ln2 doubles the sending rate each round"),
+			Real(&a.p.cwndGain, "cwnd_gain", 2, "1", 1, 10, "Linux tcp_bbr.c bbr_cwnd_gain",
+				"cwnd in ProbeBW, in BDPs"),
+			Real(&a.p.probeGain, "probe_gain", 1.25, "1", 1, 4, "Linux tcp_bbr.c bbr_pacing_gain[0]",
+				"pacing gain of the gain cycle's probing phase"),
+			Real(&a.p.drainGain, "drain_gain", 0.75, "1", 0.1, 1, "Linux tcp_bbr.c bbr_pacing_gain[1]",
+				"pacing gain of the gain cycle's draining phase"),
+			Real(&a.p.bwRounds, "bw_rounds", 10, "rounds", 1, 100, "Linux tcp_bbr.c bbr_bw_rtts = CYCLE_LEN + 2",
+				"length of the delivery-rate max filter"),
+			Real(&a.p.minRTTWin, "min_rtt_win", 10, "s", 0.1, 1000, "Linux tcp_bbr.c bbr_min_rtt_win_sec",
+				"length of the RTprop min filter; ProbeRTT when it expires"),
+			Real(&a.p.probeRTTTime, "probe_rtt_time", 0.2, "s", 0, 10, "Linux tcp_bbr.c bbr_probe_rtt_mode_ms",
+				"time at 4 packets in ProbeRTT"),
+			Real(&a.p.fullBwThresh, "full_bw_thresh", 1.25, "1", 1, 4, "Linux tcp_bbr.c bbr_full_bw_thresh",
+				"Startup ends when BtlBw grows by less than this factor ..."),
+			Real(&a.p.fullBwCnt, "full_bw_cnt", 3, "rounds", 1, 100, "Linux tcp_bbr.c bbr_full_bw_cnt",
+				"... in this many rounds"),
+			Real(&a.p.margin, "pacing_margin", 0.01, "1", 0, 0.5, "Linux tcp_bbr.c bbr_pacing_margin_percent",
+				"pace this fraction below gain·BtlBw"),
+			Switch(&a.p.tso, "tso_budget", 1, "Linux tcp_bbr.c bbr_quantization_budget; ns-3 TcpBbr::QuantizationBudget",
+				"1: add three TSO bursts (and evenness) to the target cwnd; 0: none"))
+		return a
+	})
+}
+
+// BBR's fixed constants.
+const (
+	bbrMinCwnd   = 4 // packets: bbr_cwnd_min_target, ProbeRTT's cwnd
+	bbrInitCwnd  = 10
+	bbrCycleLen  = 8
+	bbrMaxRounds = 100
+)
+
+type bbrParams struct {
+	highGain, cwndGain, probeGain, drainGain float64
+	bwRounds, minRTTWin, probeRTTTime        float64
+	fullBwThresh, fullBwCnt, margin, tso     float64
+}
+
+type bbr struct {
+	Base
+	p bbrParams
+}
+
+var (
+	_ Algorithm          = (*bbr)(nil)
+	_ ResponseReferencer = (*bbr)(nil)
+	_ FluidLaw           = (*bbrFluid)(nil)
+	_ FluidPacer         = (*bbrFluid)(nil)
+	_ EventLaw           = (*bbrEvent)(nil)
+	_ RateSampler        = (*bbrEvent)(nil)
+	_ Pacer              = (*bbrEvent)(nil)
+)
+
+// ResponseReference: BBR v1 has no loss response function (it does not reduce its rate on
+// loss up to about 20%).
+func (a *bbr) ResponseReference(LossModel) (ResponseReference, bool) {
+	return ResponseReference{}, false
+}
+
+func (a *bbr) NewFluid(c FlowConfig) FluidLaw {
+	f := &bbrFluid{}
+	f.bbrModel.init(a.p, c)
+	f.init0 = f.bbrModel
+	return f
+}
+
+func (a *bbr) NewEvent(c FlowConfig) EventLaw {
+	e := &bbrEvent{}
+	e.bbrModel.init(a.p, c)
+	return e
+}
+
+// BBR modes.
+const (
+	bbrStartup = iota
+	bbrDrain
+	bbrProbeBW
+	bbrProbeRTT
+)
+
+// bbrGains is the ProbeBW pacing-gain cycle; index 1 is the draining phase.
+func (p *bbrParams) cycleGain(i int) float64 {
+	switch i {
+	case 0:
+		return p.probeGain
+	case 1:
+		return p.drainGain
+	}
+	return 1
+}
+
+// bbrModel is the path model and mode machine both faces share.
+type bbrModel struct {
+	p       bbrParams
+	maxCwnd float64 // packets; +Inf without a receiver window
+	cwnd0   float64
+
+	mode                 int
+	bw                   [bbrMaxRounds]float64 // per-round maximum delivery rate, packets/s
+	bwRound              [bbrMaxRounds]int     // the round each slot holds
+	round                int
+	fullBw               float64
+	fullBwCnt            int
+	fullBwReached        bool
+	minRTT, minRTTStamp  float64 // s
+	cycleIdx             int
+	cycleStamp           float64 // s
+	pacingGain, cwndGain float64
+	pacingRate           float64 // packets/s; 0 before the first sample
+	priorCwnd            float64 // packets
+	probeRTTDone         float64 // s; 0 until the flight is down to 4 packets in ProbeRTT
+	probeRTTRoundDone    bool
+	started              bool
+	seed                 uint64 // the ProbeBW phase draws: a hash of the start time
+}
+
+func (m *bbrModel) init(p bbrParams, c FlowConfig) {
+	*m = bbrModel{p: p, maxCwnd: math.Inf(1), minRTT: math.Inf(1)}
+	if c.MaxCwnd > 0 && !math.IsInf(c.MaxCwnd, 0) {
+		m.maxCwnd = c.MaxCwnd
+	}
+	m.cwnd0 = 1
+	if c.InitialCwnd > 0 && !math.IsInf(c.InitialCwnd, 0) {
+		m.cwnd0 = math.Min(c.InitialCwnd, m.maxCwnd)
+	}
+	m.pacingGain, m.cwndGain = p.highGain, p.highGain
+}
+
+// start takes the first observation: RTprop from the RTT, and the ProbeBW phase draw.
+func (m *bbrModel) start(o Observation) {
+	if m.started {
+		return
+	}
+	m.started = true
+	m.minRTT, m.minRTTStamp = ClockRTT(o), o.Now
+	m.seed = math.Float64bits(o.Now) ^ 0x9e3779b97f4a7c15
+}
+
+// maxBw is the windowed maximum delivery rate, packets/s.
+func (m *bbrModel) maxBw() float64 {
+	b := 0.0
+	n := int(m.p.bwRounds)
+	for i := 0; i < n; i++ {
+		if m.round-m.bwRound[i] < n && m.bw[i] > b {
+			b = m.bw[i]
+		}
+	}
+	return b
+}
+
+// sampleBw adds a delivery-rate sample (packets/s) of the current round to the filter.
+func (m *bbrModel) sampleBw(rate float64) {
+	if !(rate > 0) || math.IsInf(rate, 0) {
+		return
+	}
+	i := m.round % int(m.p.bwRounds)
+	if m.bwRound[i] != m.round {
+		m.bwRound[i], m.bw[i] = m.round, 0
+	}
+	m.bw[i] = math.Max(m.bw[i], rate)
+}
+
+// bdp is gain·BtlBw·RTprop in packets, rounded up; the initial window before any RTT.
+func (m *bbrModel) bdp(bw, gain float64) float64 {
+	if math.IsInf(m.minRTT, 0) || !(bw > 0) {
+		return math.Max(m.cwnd0, bbrInitCwnd)
+	}
+	return math.Ceil(bw * m.minRTT * gain)
+}
+
+// tsoSegs is Linux's bbr_tso_segs_goal at the current pacing rate: a millisecond of it
+// (sk_pacing_shift 10), at least 2 packets (1 below 1.2 Mb/s of 1500-byte packets), at
+// most 44 packets (64 KB of 1460-byte ones).
+func (m *bbrModel) tsoSegs() float64 {
+	minSegs := 2.0
+	if m.pacingRate*1500*8 < 1.2e6 {
+		minSegs = 1
+	}
+	return math.Min(math.Max(math.Floor(m.pacingRate/1024), minSegs), 44)
+}
+
+// inflight is the target flight at a gain: the BDP plus the quantization budget.
+func (m *bbrModel) inflight(bw, gain float64) float64 {
+	w := m.bdp(bw, gain)
+	if m.p.tso == 1 {
+		w += 3 * m.tsoSegs()
+		w = 2 * math.Ceil(w/2)
+	}
+	if m.mode == bbrProbeBW && m.cycleIdx == 0 {
+		w += 2
+	}
+	return w
+}
+
+// targetCwnd is cwnd_gain·BDP with the budget, at least 4 packets.
+func (m *bbrModel) targetCwnd() float64 {
+	return math.Max(m.inflight(m.maxBw(), m.cwndGain), bbrMinCwnd)
+}
+
+// setPacing sets the pacing rate from BtlBw and the gain: never lower in Startup.
+func (m *bbrModel) setPacing() {
+	rate := m.pacingGain * m.maxBw() * (1 - m.p.margin)
+	if m.fullBwReached || rate > m.pacingRate {
+		m.pacingRate = rate
+	}
+}
+
+// initPacing is the pacing rate before any bandwidth sample: high_gain·cwnd/RTT.
+func (m *bbrModel) initPacing(cwnd float64, o Observation) {
+	if m.pacingRate == 0 {
+		m.pacingRate = m.p.highGain * cwnd / ClockRTT(o) * (1 - m.p.margin)
+	}
+}
+
+// updateGains sets the gains of the mode.
+func (m *bbrModel) updateGains() {
+	switch m.mode {
+	case bbrStartup:
+		m.pacingGain, m.cwndGain = m.p.highGain, m.p.highGain
+	case bbrDrain:
+		m.pacingGain, m.cwndGain = 1/m.p.highGain, m.p.highGain
+	case bbrProbeBW:
+		m.pacingGain, m.cwndGain = m.p.cycleGain(m.cycleIdx), m.p.cwndGain
+	case bbrProbeRTT:
+		m.pacingGain, m.cwndGain = 1, 1
+	}
+}
+
+// enterProbeBW starts the gain cycle at a phase other than the draining one.
+func (m *bbrModel) enterProbeBW(now float64) {
+	m.mode = bbrProbeBW
+	m.seed = mixBits(m.seed + 0x9e3779b97f4a7c15)
+	r := int(m.seed % (bbrCycleLen - 1))
+	m.cycleIdx = (bbrCycleLen - 1 - r + 1) % bbrCycleLen
+	m.cycleStamp = now
+	m.updateGains()
+}
+
+// mixBits is SplitMix64's finalizer.
+func mixBits(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// advanceCycle moves to the next phase of the gain cycle.
+func (m *bbrModel) advanceCycle(now float64) {
+	m.cycleIdx = (m.cycleIdx + 1) % bbrCycleLen
+	m.cycleStamp = now
+	m.updateGains()
+}
+
+// resetMode leaves ProbeRTT for Startup or ProbeBW.
+func (m *bbrModel) resetMode(now float64) {
+	if !m.fullBwReached {
+		m.mode = bbrStartup
+		m.updateGains()
+		return
+	}
+	m.enterProbeBW(now)
+}
+
+// checkFullBw counts a round without 25% growth of BtlBw (at a round's start).
+func (m *bbrModel) checkFullBw() {
+	if m.fullBwReached {
+		return
+	}
+	if b := m.maxBw(); b >= m.fullBw*m.p.fullBwThresh {
+		m.fullBw, m.fullBwCnt = b, 0
+		return
+	}
+	m.fullBwCnt++
+	m.fullBwReached = m.fullBwCnt >= int(m.p.fullBwCnt)
+}
+
+// minRTTExpired reports whether RTprop has not been refreshed for the filter's length.
+func (m *bbrModel) minRTTExpired(now float64) bool { return now > m.minRTTStamp+m.p.minRTTWin }
+
+// saveCwnd remembers the cwnd to restore after a recovery or ProbeRTT.
+func (m *bbrModel) saveCwnd(cwnd float64, inRecovery bool) {
+	if !inRecovery && m.mode != bbrProbeRTT {
+		m.priorCwnd = cwnd
+	} else {
+		m.priorCwnd = math.Max(m.priorCwnd, cwnd)
+	}
+}
+
+// bbrEvent is BBR's event face.
+type bbrEvent struct {
+	bbrModel
+	cwnd             float64
+	nextRTTDelivered float64
+	conservation     bool
+	prevRecovery     bool
+	timedOut         bool
+}
+
+func (e *bbrEvent) Cwnd() float64 {
+	if e.cwnd == 0 {
+		return e.cwnd0
+	}
+	return e.cwnd
+}
+
+// Ssthresh: BBR has none.
+func (e *bbrEvent) Ssthresh() float64 { return 0 }
+
+// PacingRate is the current pacing rate, packets/s (0 before the first ACK: unpaced).
+func (e *bbrEvent) PacingRate() float64 { return e.pacingRate }
+
+// OnAck does nothing: BBR's model moves on rate samples (OnRateSample).
+func (e *bbrEvent) OnAck(float64, Observation) {
+	if e.cwnd == 0 {
+		e.cwnd = e.cwnd0
+	}
+}
+
+// OnLoss notes the cwnd before the recovery; packet conservation follows in the rate
+// samples of the recovery (Linux bbr_ssthresh, then bbr_set_cwnd_to_recover_or_restore).
+func (e *bbrEvent) OnLoss(Observation) {
+	e.saveCwnd(e.Cwnd(), e.prevRecovery)
+}
+
+// OnTimeout restarts from one packet (Linux tcp_enter_loss) and treats the timeout as the
+// end of a round (bbr_set_state).
+func (e *bbrEvent) OnTimeout(o Observation) {
+	e.saveCwnd(e.Cwnd(), e.prevRecovery)
+	e.cwnd = 1
+	e.fullBw = 0
+	e.prevRecovery, e.timedOut = true, true
+	e.round++
+}
+
+// OnRateSample is Linux's bbr_main: the model, then the pacing rate and cwnd.
+func (e *bbrEvent) OnRateSample(rs RateSample, o Observation) {
+	if e.cwnd == 0 {
+		e.cwnd = e.cwnd0
+	}
+	e.start(o)
+	e.initPacing(e.cwnd, o)
+	now := o.Now
+	// bbr_update_bw: packet-timed rounds and the max filter.
+	roundStart := false
+	if rs.Valid() {
+		if rs.PriorDelivered >= e.nextRTTDelivered {
+			e.nextRTTDelivered = rs.DeliveredTotal
+			e.round++
+			roundStart = true
+			e.conservation = false
+		}
+		if !rs.AppLimited || rs.Rate() >= e.maxBw() {
+			e.sampleBw(rs.Rate())
+		}
+	}
+	// bbr_update_cycle_phase
+	if e.mode == bbrProbeBW && e.nextPhase(rs, now) {
+		e.advanceCycle(now)
+	}
+	// bbr_check_full_bw_reached, bbr_check_drain
+	if roundStart && !rs.AppLimited {
+		e.checkFullBw()
+	}
+	if e.mode == bbrStartup && e.fullBwReached {
+		e.mode = bbrDrain
+		e.updateGains()
+	}
+	if e.mode == bbrDrain && rs.InFlight <= e.inflight(e.maxBw(), 1) {
+		e.enterProbeBW(now)
+	}
+	// bbr_update_min_rtt
+	expired := e.minRTTExpired(now)
+	if rtt := o.RTT; rtt > 0 && (rtt < e.minRTT || expired) {
+		e.minRTT, e.minRTTStamp = rtt, now
+	}
+	if e.p.probeRTTTime > 0 && expired && e.mode != bbrProbeRTT {
+		e.mode = bbrProbeRTT
+		e.updateGains()
+		e.saveCwnd(e.cwnd, e.prevRecovery)
+		e.probeRTTDone = 0
+	}
+	if e.mode == bbrProbeRTT {
+		switch {
+		case e.probeRTTDone == 0 && rs.InFlight <= bbrMinCwnd:
+			e.probeRTTDone = now + e.p.probeRTTTime
+			e.probeRTTRoundDone = false
+			e.nextRTTDelivered = rs.DeliveredTotal
+		case e.probeRTTDone != 0:
+			if roundStart {
+				e.probeRTTRoundDone = true
+			}
+			if e.probeRTTRoundDone && now > e.probeRTTDone {
+				e.minRTTStamp = now
+				e.cwnd = math.Max(e.cwnd, e.priorCwnd)
+				e.resetMode(now)
+			}
+		}
+	}
+	e.updateGains()
+	e.setPacing()
+	e.setCwnd(rs)
+}
+
+// nextPhase is bbr_is_next_cycle_phase.
+func (e *bbrEvent) nextPhase(rs RateSample, now float64) bool {
+	full := now-e.cycleStamp > e.minRTT
+	switch {
+	case e.pacingGain == 1:
+		return full
+	case e.pacingGain > 1:
+		return full && (rs.Losses > 0 || rs.PriorInFlight >= e.inflight(e.maxBw(), e.pacingGain))
+	}
+	return full || rs.PriorInFlight <= e.inflight(e.maxBw(), 1)
+}
+
+// setCwnd is bbr_set_cwnd with bbr_set_cwnd_to_recover_or_restore.
+func (e *bbrEvent) setCwnd(rs RateSample) {
+	acked := rs.AckedSacked
+	cwnd := e.cwnd
+	if acked > 0 {
+		if rs.Losses > 0 {
+			cwnd = math.Max(cwnd-rs.Losses, 1)
+		}
+		switch {
+		case rs.InRecovery && !e.prevRecovery:
+			e.conservation = true
+			e.nextRTTDelivered = rs.DeliveredTotal
+			cwnd = rs.InFlight + acked
+		case e.prevRecovery && !rs.InRecovery:
+			cwnd = math.Max(cwnd, e.priorCwnd)
+			e.conservation, e.timedOut = false, false
+		}
+		e.prevRecovery = rs.InRecovery
+		if e.conservation {
+			cwnd = math.Max(cwnd, rs.InFlight+acked)
+		} else {
+			target := e.targetCwnd()
+			if e.fullBwReached {
+				cwnd = math.Min(cwnd+acked, target)
+			} else if cwnd < target || rs.DeliveredTotal < bbrInitCwnd {
+				cwnd += acked
+			}
+			cwnd = math.Max(cwnd, bbrMinCwnd)
+		}
+	}
+	cwnd = math.Min(cwnd, e.maxCwnd)
+	if e.mode == bbrProbeRTT {
+		cwnd = math.Min(cwnd, bbrMinCwnd)
+	}
+	e.cwnd = math.Max(cwnd, 1)
+}
+
+// bbrFluid is BBR's fluid face, x = [W, D].
+type bbrFluid struct {
+	bbrModel
+	init0                bbrModel
+	roundEnd, roundStart float64 // s
+	roundD, phaseD       float64 // D at the round's and the gain-cycle phase's start, packets
+	lossInPhase          bool
+	probeRTTExit         float64 // s
+	conserveUntil        float64 // s: packet conservation holds W until then, a round after a loss
+}
+
+func (f *bbrFluid) Vars() int { return 2 }
+
+func (f *bbrFluid) Init(x []float64, o Observation) {
+	f.bbrModel = f.init0
+	f.lossInPhase, f.probeRTTExit, f.conserveUntil = false, 0, 0
+	f.start(o)
+	x[0], x[1] = f.cwnd0, 0
+	f.initPacing(f.cwnd0, o)
+	f.roundStart, f.roundEnd, f.roundD = o.Now, o.Now+ClockRTT(o), 0
+}
+
+// flight is the packets in flight at state x: BtlBw times the RTT (the flow's share of the
+// pipe and of the queue when it delivers at BtlBw), at most the window. Unlike the delivery
+// rate it is continuous when the pacing gain changes, as a packet sender's flight is.
+func (f *bbrFluid) flight(x []float64, o Observation) float64 {
+	return math.Min(math.Max(x[0], 0), f.maxBw()*ClockRTT(o))
+}
+
+// PacingRate is the current pacing rate, packets/s.
+func (f *bbrFluid) PacingRate([]float64, Observation) float64 { return f.pacingRate }
+
+func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
+	dlv := math.Max(o.DeliveryRate, 0)
+	if math.IsNaN(dlv) || math.IsInf(dlv, 0) {
+		dlv = 0
+	}
+	dx[1] = dlv
+	dx[0] = 0
+	w := x[0]
+	switch {
+	case f.mode == bbrProbeRTT || w >= f.maxCwnd:
+	case o.Now < f.conserveUntil:
+		// Packet conservation: cwnd = packets in flight + delivered, the paced flight.
+		if w < f.pacingRate*ClockRTT(o)+bbrMinCwnd {
+			dx[0] = dlv
+		}
+	case !f.fullBwReached:
+		if w < f.targetCwnd() || x[1] < bbrInitCwnd {
+			dx[0] = math.Ln2 * dlv
+		}
+	case w < f.targetCwnd():
+		dx[0] = dlv
+	}
+}
+
+// Guard is the largest of the pending switches: the round's end, the phase's end, Drain's
+// end, ProbeRTT's start and end.
+func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
+	g := o.Now - f.roundEnd
+	switch f.mode {
+	case bbrProbeBW:
+		g = math.Max(g, f.phaseGuard(x, o))
+	case bbrDrain:
+		g = math.Max(g, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+	case bbrProbeRTT:
+		g = math.Max(g, o.Now-f.probeRTTExit)
+	}
+	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 {
+		g = math.Max(g, o.Now-f.minRTTStamp-f.p.minRTTWin)
+	}
+	return g
+}
+
+// phaseGuard crosses zero when the gain cycle's phase ends (bbr_is_next_cycle_phase).
+func (f *bbrFluid) phaseGuard(x []float64, o Observation) float64 {
+	elapsed := o.Now - f.cycleStamp - f.minRTT
+	switch {
+	case f.pacingGain == 1 || (f.pacingGain > 1 && f.lossInPhase):
+		return elapsed
+	case f.pacingGain > 1:
+		return math.Min(elapsed, f.flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
+	}
+	return math.Max(elapsed, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+}
+
+// guardSlack is how far below zero a guard may be located and still count as crossed, s
+// or packets.
+const guardSlack = 1e-9
+
+// Switch applies every transition due at the located crossing, until none is (a phase
+// entered with its early end already reached ends at once, as a packet sender's next ACK
+// would end it).
+func (f *bbrFluid) Switch(x []float64, o Observation) {
+	for range 4 * bbrCycleLen {
+		if !f.transition(x, o) {
+			break
+		}
+	}
+	f.setPacing()
+	if f.fullBwReached && f.mode != bbrProbeRTT {
+		x[0] = math.Min(x[0], f.targetCwnd())
+	}
+}
+
+// transition applies the first transition due and reports whether there was one.
+func (f *bbrFluid) transition(x []float64, o Observation) bool {
+	now := o.Now
+	if now-f.roundEnd >= -guardSlack {
+		f.endRound(x, o)
+		return true
+	}
+	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack {
+		// The filter expired: its next sample is the RTT now, and ProbeRTT starts.
+		f.minRTT, f.minRTTStamp = ClockRTT(o), now
+		f.saveCwnd(x[0], false)
+		f.mode = bbrProbeRTT
+		f.updateGains()
+		x[0] = math.Min(x[0], bbrMinCwnd)
+		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
+		return true
+	}
+	switch f.mode {
+	case bbrProbeRTT:
+		if now-f.probeRTTExit >= -guardSlack {
+			f.minRTTStamp = now
+			x[0] = math.Max(x[0], f.priorCwnd)
+			f.resetMode(now)
+			f.phaseD = x[1]
+			return true
+		}
+	case bbrDrain:
+		if f.inflight(f.maxBw(), 1)-f.flight(x, o) >= -guardSlack {
+			f.enterProbeBW(now)
+			f.phaseD = x[1]
+			return true
+		}
+	case bbrProbeBW:
+		if f.phaseGuard(x, o) >= -guardSlack {
+			// A sample over the phase as well as over the round: a round straddling the
+			// probing and the draining phases would average the probe away, where a packet
+			// sender's samples of the probing phase's packets see it.
+			if d := now - f.cycleStamp; d > 0 {
+				f.sampleBw((x[1] - f.phaseD) / d)
+			}
+			f.advanceCycle(now)
+			f.phaseD = x[1]
+			f.lossInPhase = false
+			return true
+		}
+	}
+	return false
+}
+
+// endRound ends a round: a delivery-rate sample over it, RTprop, Startup's end.
+func (f *bbrFluid) endRound(x []float64, o Observation) {
+	now := o.Now
+	if d := now - f.roundStart; d > 0 {
+		f.sampleBw((x[1] - f.roundD) / d)
+	}
+	f.round++
+	f.checkFullBw()
+	if rtt := ClockRTT(o); rtt < f.minRTT {
+		f.minRTT, f.minRTTStamp = rtt, now
+	}
+	if f.mode == bbrStartup && f.fullBwReached {
+		f.mode = bbrDrain
+		f.updateGains()
+	}
+	f.roundStart, f.roundD = now, x[1]
+	f.roundEnd = now + ClockRTT(o)
+}
+
+// OnLoss cuts the window to the packets in flight (packet conservation) and ends a
+// probing phase.
+func (f *bbrFluid) OnLoss(x []float64, o Observation) {
+	f.saveCwnd(x[0], false)
+	f.lossInPhase = true
+	x[0] = math.Max(math.Min(x[0], f.flight(x, o)), bbrMinCwnd)
+	f.conserveUntil = o.Now + ClockRTT(o)
+	f.Switch(x, o) // a probing phase past its length ends now: its guard must not start positive
+}
+
+// OnTimeout restarts from one packet.
+func (f *bbrFluid) OnTimeout(x []float64, o Observation) {
+	f.saveCwnd(x[0], false)
+	f.fullBw = 0
+	x[0] = 1
+	f.Switch(x, o)
+}
+
+func (f *bbrFluid) Ssthresh() float64 { return 0 }
