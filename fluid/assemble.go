@@ -148,10 +148,10 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 // queue contents in the state vector, and each link the list of its streams. It runs once
 // every source is in place, so the streams' addresses stay fixed.
 func (s *system) addStreams(lay *layout) {
-	add := func(links []int, rate *float64) []stream {
+	add := func(links []int, rate *float64, cnt int, wire float64) []stream {
 		sts := make([]stream, len(links))
 		for k, li := range links {
-			sts[k] = stream{source: rate, content: lay.reserve(1)}
+			sts[k] = stream{source: rate, content: lay.reserve(1), cnt: cnt, wire: wire}
 			if k > 0 {
 				sts[k].prev = &sts[k-1]
 			}
@@ -161,11 +161,11 @@ func (s *system) addStreams(lay *layout) {
 	}
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		f.streams = add(f.links, &f.rate)
+		f.streams = add(f.links, &f.rate, f.cnt, f.wire)
 	}
 	for ci := range s.cbr {
 		c := &s.cbr[ci]
-		c.streams = add(c.links, &c.sending)
+		c.streams = add(c.links, &c.sending, -1, 0)
 	}
 }
 

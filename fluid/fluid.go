@@ -60,6 +60,7 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 		}
 		return meanfield.RunScenario(ctx, sc, meanfield.ScenarioSettings{SampleS: set.SampleS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps})
 	}
+	set.SACK = set.SACK || sc.SACK
 	sys, err := newSystem(sc, set)
 	if err != nil {
 		return nil, err

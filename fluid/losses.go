@@ -185,9 +185,10 @@ func (s *system) dueReactions(t float64) bool {
 // drawRandomLoss draws the expected losses (p × packets, the unit of the cntRandom counter)
 // to subflow f's next random loss. Over links that lose each packet with probability p (the
 // sum of its path's random-loss probabilities, at most 1) the packets to the next loss are
-// geometric, 1 + ⌊ln U / ln(1 − p)⌋, as in the packet engine, so a sender never sees more
-// loss events than packets; for small p this is the Exp(1) draw of a Poisson process, which
-// RED's varying probability alone gets.
+// geometric, ⌈E/λ⌉ with E ~ Exp(1) and λ = −ln(1 − p), the packet engine's draw from the
+// same stream (common random numbers), so a sender never sees more loss events than
+// packets; for small p this is E, the Exp(1) draw of a Poisson process, which RED's varying
+// probability alone gets.
 func (s *system) drawRandomLoss(f *subflow) {
 	p := 0.0
 	for _, li := range f.links {
@@ -199,8 +200,7 @@ func (s *system) drawRandomLoss(f *subflow) {
 	case p >= 1:
 		f.randomThreshold = 1
 	case p > 0:
-		u := 1 - f.rng.Float64() // in (0, 1]
-		f.randomThreshold = p * (1 + math.Floor(math.Log(u)/math.Log1p(-p)))
+		f.randomThreshold = p * math.Max(math.Ceil(f.rng.ExpFloat64()/-math.Log1p(-p)), 1)
 	default:
 		f.randomThreshold = f.rng.ExpFloat64()
 	}

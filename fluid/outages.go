@@ -25,6 +25,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 		l.mode = queueEmpty
 		y[l.off+lvDropped] += y[l.off+lvQueue]
 		y[l.off+lvQueue] = 0
+		l.lose(y)
 		l.setContents(y, 0)
 		for fi := range s.flows {
 			f := &s.flows[fi]

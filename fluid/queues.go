@@ -28,6 +28,7 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 		if slot == linkGuardA {
 			l.mode = queueEmpty
 			y[l.off+lvQueue] = 0
+			l.settle(y)
 			l.setContents(y, 0)
 		} else {
 			l.mode = queueFull

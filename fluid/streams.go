@@ -11,7 +11,11 @@ type stream struct {
 	prev   *stream  // the same source's stream at the previous link of its path; nil at its first link
 	source *float64 // the source's sending rate, bytes/s, read at its first link
 	// content is the offset in the state vector of the bytes of this stream the link holds.
-	content        int
+	content int
+	// cnt is the offset of its subflow's counters (-1 for a CBR source), and wire its
+	// packets' size on the wire, bytes: for settle and lose.
+	cnt            int
+	wire           float64
 	arrive, depart float64 // bytes/s
 }
 
@@ -51,43 +55,42 @@ func (l *link) serve(y []float64) {
 }
 
 // shareBusy splits a busy link's capacity among its streams by what each holds plus one
-// packet time's arrivals. A stream that holds nothing cannot send faster than it arrives
-// (its share would be another source's packets): it departs at its arrival rate and the
-// others share the rest.
+// packet time's arrivals, which is the arrival share while the queue is near empty. There a
+// stream that holds nothing may be served a little faster than it arrives, borrowing from
+// the others (its content goes below zero); settle evens the books when the queue empties.
 func (l *link) shareBusy(y []float64) {
 	h := l.refBytes / l.capBps // one packet time, s
-	weight := func(st *stream) float64 { return math.Max(y[st.content], 0) + st.arrive*h }
+	total := 0.0
 	for _, st := range l.streams {
-		st.depart = -1 // not yet fixed
-	}
-	left := l.capBps
-	for range l.streams {
-		total := 0.0
-		for _, st := range l.streams {
-			if st.depart < 0 {
-				total += weight(st)
-			}
-		}
-		capped := false
-		for _, st := range l.streams {
-			if st.depart < 0 && y[st.content] <= 0 && total > 0 && left*weight(st)/total > st.arrive {
-				st.depart, left, capped = st.arrive, left-st.arrive, true
-			}
-		}
-		if !capped {
-			for _, st := range l.streams {
-				if st.depart < 0 {
-					st.depart = 0
-					if total > 0 {
-						st.depart = left * weight(st) / total
-					}
-				}
-			}
-			return
-		}
+		total += math.Max(y[st.content], 0) + st.arrive*h
 	}
 	for _, st := range l.streams {
-		st.depart = math.Max(st.depart, 0)
+		st.depart = 0
+		if total > 0 {
+			st.depart = l.capBps * (math.Max(y[st.content], 0) + st.arrive*h) / total
+		}
+	}
+}
+
+// settle credits each subflow stream's residual content (a fraction of a packet, of
+// either sign, when the queue empties) to its subflow's deliveries, as if it crossed the
+// rest of the path at once: what a stream borrowed near the empty queue is paid back and
+// what it lent is delivered, so every source's packets balance.
+func (l *link) settle(y []float64) {
+	for _, st := range l.streams {
+		if st.cnt >= 0 {
+			y[st.cnt+cntDelivered] += y[st.content] / st.wire
+		}
+	}
+}
+
+// lose counts what each subflow stream holds as its subflow's drops: a failed link's
+// queue.
+func (l *link) lose(y []float64) {
+	for _, st := range l.streams {
+		if st.cnt >= 0 {
+			y[st.cnt+cntDropped] += math.Max(y[st.content], 0) / st.wire
+		}
 	}
 }
 

@@ -6,8 +6,9 @@ import "fmt"
 // random loss, DCTCP's queue at its marking threshold, and CUBIC's queueing delay over
 // drop-tail, CoDel and PIE (bufferbloat). Every scenario is one bottleneck link; flows use
 // Linux's initial window of 10 packets, 1460-byte packets (no header on the wire, the
-// fluid engine's view) and window scaling. The packet engine should run them with SACK
-// (and LostRetransmit for BBR), as Linux and ns-3 senders have.
+// fluid engine's view) and window scaling, and SACK as Linux and ns-3 senders have it (the
+// BBR ones with LostRetransmit: without it a BBR sender at 1% loss waits for its timer on
+// every lost retransmission).
 
 // Sizes shared by the modern built-ins.
 const (
@@ -42,6 +43,7 @@ func bbrCubic(name string, bufferBDP float64, note string) func() *Scenario {
 			Links:     []Link{modernLink(bufferBDP)},
 			Paths:     onePath(),
 			Flows:     []Flow{modernFlow("bbr", "bbr", 0), modernFlow("cubic", "cubic", 0.1)},
+			SACK:      true, LostRetransmit: true,
 		}
 	}
 }
@@ -60,6 +62,7 @@ func bbrRandomLoss() *Scenario {
 		Links:     []Link{l},
 		Paths:     onePath(),
 		Flows:     []Flow{modernFlow("bbr", "bbr", 0)},
+		SACK:      true, LostRetransmit: true,
 	}
 }
 
@@ -76,6 +79,7 @@ func dctcpStep(n int) func() *Scenario {
 			Links: []Link{{Name: "bottleneck", CapacityBps: dctcpCapacityBps, DelayS: dctcpRTTS / 2, BufferPkts: 1000,
 				MarkThresholdPkts: dctcpK}},
 			Paths: onePath(),
+			SACK:  true,
 		}
 		for i := range n {
 			f := modernFlow(fmt.Sprintf("dctcp%d", i), "dctcp", 0.001*float64(i))
@@ -98,6 +102,7 @@ func bufferbloat(q QueueKind) func() *Scenario {
 			DurationS: 60,
 			Links:     []Link{l},
 			Paths:     onePath(),
+			SACK:      true,
 		}
 		for i := range 10 {
 			s.Flows = append(s.Flows, modernFlow(fmt.Sprintf("cubic%d", i), "cubic", 0.001*float64(i)))

@@ -20,6 +20,15 @@ type Scenario struct {
 	// DropRule selects which flows see a loss when a drop-tail queue overflows in the
 	// fluid engine. Default DropSynchronized.
 	DropRule DropRule
+	// SACK gives every sender selective acknowledgements (RFC 2018, loss recovery after
+	// RFC 6675), in both engines, as a stack configured with them does (Linux by default,
+	// ns-3's TcpSocketBase::Sack); packet.Settings.SACK and fluid.Settings.SACK give them
+	// to a scenario that does not say. Default false: the cumulative ACKs of ns-2's agents.
+	SACK bool
+	// LostRetransmit lets a SACK sender see a lost retransmission from the SACK of a
+	// packet sent after it, without waiting for its timer (Linux's RACK; ns-2's FACK
+	// scoreboard), in the packet engine (packet.Settings.LostRetransmit). It needs SACK.
+	LostRetransmit bool
 }
 
 // QueueKind is a bottleneck queue discipline.

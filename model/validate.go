@@ -69,6 +69,9 @@ func (s *Scenario) Validate() error {
 	if !finite(s.DurationS) || s.DurationS <= 0 {
 		return fieldErr("duration", "%v s, want > 0", s.DurationS)
 	}
+	if s.LostRetransmit && !s.SACK {
+		return fieldErr("lost_retransmit", "true without sack, want sack: true (a lost retransmission shows in the SACKs)")
+	}
 	switch s.DropRule {
 	case "":
 		s.DropRule = defaultDropRule

@@ -263,6 +263,8 @@ func (d *yamlDecoder) scenario(doc *yaml.Node, s *Scenario) error {
 		{"description", d.text(&s.Description)},
 		{"duration", d.quantity(&s.DurationS, ParseDuration)},
 		{"drop_rule", d.text(&dropRule)},
+		{"sack", d.flag(&s.SACK)},
+		{"lost_retransmit", d.flag(&s.LostRetransmit)},
 		{"links", func(n *yaml.Node, at string) error {
 			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
 				var l Link
@@ -529,6 +531,12 @@ func WriteScenarioYAML(w io.Writer, s *Scenario) error {
 	put(doc, "duration", dur(s.DurationS))
 	if s.DropRule != "" {
 		put(doc, "drop_rule", str(string(s.DropRule)))
+	}
+	if s.SACK {
+		put(doc, "sack", flag(true))
+	}
+	if s.LostRetransmit {
+		put(doc, "lost_retransmit", flag(true))
 	}
 	links := seq()
 	for _, l := range s.Links {

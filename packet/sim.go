@@ -173,6 +173,8 @@ func checkSettings(set *Settings) error {
 
 // newSim builds the network, the flows and the initial events.
 func newSim(s *model.Scenario, set Settings) (*sim, error) {
+	set.SACK = set.SACK || s.SACK
+	set.LostRetransmit = set.LostRetransmit || s.LostRetransmit
 	if err := checkSettings(&set); err != nil {
 		return nil, err
 	}

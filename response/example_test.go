@@ -18,7 +18,7 @@ func ExampleResponse() {
 	}
 	r := rep.Results[0]
 	fmt.Printf("W = %.3f / p^%.2f (%s)\n", r.C, r.D, r.Reference.Source)
-	// Output: W = 1.225 / p^0.50 (Mathis et al. 1997 (periodic loss, ACK every packet))
+	// Output: W = 1.217 / p^0.50 (Mathis et al. 1997 (periodic loss, ACK every packet))
 }
 
 // NewReno needs 20 minutes to fill 1 Gb/s at 100 ms with 1000-byte packets, and 10 to

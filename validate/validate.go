@@ -100,10 +100,10 @@ func (v *Report) add(m Metric) {
 // engines did differently (timeouts, groups, SACK, jitter). The error is for runs that
 // failed.
 func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, error) {
-	set := packet.Settings{Seed: seed}
+	set := packet.Settings{Seed: seed, SACK: sc.SACK, LostRetransmit: sc.LostRetransmit}
 	hl, haveHeadline := HeadlineOf(sc.Name)
 	if haveHeadline {
-		set.SACK = hl.SACK
+		set.SACK = set.SACK || hl.SACK
 	}
 	if sc.DropRule == model.DropProportional {
 		set.JitterS = phaseJitterS(sc)

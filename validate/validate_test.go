@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
@@ -150,9 +151,13 @@ func TestValidatePointCommonLosses(t *testing.T) {
 
 // Common random numbers hold for every flow, not only the first: each flow (or subflow)
 // draws its random losses from its own stream, the same in both engines (model.RandomStream,
-// packet.Settings). Two NewReno flows, each alone on a path with loss 1e-3: at least 90% of
-// the second flow's fluid loss events have a packet one within a window's worth of its
-// delivered packets (independent draws: about 8%).
+// packet.Settings). Two NewReno flows, each alone on a path with loss 1e-3: each of the
+// second flow's first 50 fluid loss events has a packet one within a window's worth of its
+// delivered packets, the packet sender's being a window later: the fluid locates a loss
+// where the packet is lost, the packet sender where its duplicate ACKs reveal it, one
+// round trip later (independent draws: about 8% match). The sequences stay in step until
+// the engines first merge a loss into a recovery differently (after about 70 events here);
+// after that the draws still coincide but the windows they meet do not.
 func TestCommonLossesEveryFlow(t *testing.T) {
 	sc := &model.Scenario{Name: "two-paths", DurationS: 300,
 		Links: []model.Link{
@@ -189,18 +194,14 @@ func TestCommonLossesEveryFlow(t *testing.T) {
 	if len(f1) < 50 || len(p1) < 50 {
 		t.Fatalf("flow 1: %d fluid and %d packet loss events in %g s, want at least 50", len(f1), len(p1), sc.DurationS)
 	}
-	matched := 0
-	for _, f := range f1 {
-		for _, p := range p1 {
-			if math.Abs(p.DeliveredPkts-f.DeliveredPkts) <= math.Max(f.CwndPkts, p.CwndPkts) {
-				matched++
-				break
-			}
+	for i, f := range f1[:50] {
+		if !slices.ContainsFunc(p1, func(p model.LossRecord) bool {
+			w := math.Max(f.CwndPkts, p.CwndPkts)
+			return math.Abs(p.DeliveredPkts-f.DeliveredPkts-w) <= w
+		}) {
+			t.Errorf("flow 1: fluid loss event %d (t = %.2f s, %.0f delivered) has no packet loss event within a window (common random numbers)",
+				i, f.TS, f.DeliveredPkts)
 		}
-	}
-	t.Logf("flow 1: %d of %d fluid loss events have a packet loss event within a window", matched, len(f1))
-	if matched < len(f1)*9/10 {
-		t.Errorf("flow 1: %d of %d fluid loss events matched, want at least 90%% (common random numbers)", matched, len(f1))
 	}
 }
 
@@ -345,8 +346,8 @@ func ExamplePoint() {
 		fmt.Printf("%s: fluid %.4g, packet %.4g, within %s: %v\n", m.Metric, m.Fluid, m.Packet, m.ToleranceText(), m.OK)
 	}
 	// Output:
-	// mean_cwnd_pkts: fluid 37.49, packet 36.92, within 3%: true
-	// mean_throughput_bps: fluid 4.316e+06, packet 4.322e+06, within 3%: true
+	// mean_cwnd_pkts: fluid 37.47, packet 36.92, within 3%: true
+	// mean_throughput_bps: fluid 4.314e+06, packet 4.322e+06, within 3%: true
 }
 
 // Flows that share no link run apart: seed000-colo-random-loss is four copies of the

@@ -1,14 +1,19 @@
 // Package scengen makes small random scenarios for the engines' fuzz targets: one to three
-// links in a chain, up to three flows of the registered algorithms (a multi-path algorithm
+// links in a chain, up to three flows of the registered algorithms that have both faces (a
+// test's event-only law is left out; a multi-path algorithm
 // over the chain and its last link), optional CBR, loss, RED, link events including a delay
 // change to zero, route-aware senders and delayed ACKs.
 package scengen
 
-import "github.com/tcpfluid/tcpfluid/model"
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
 
 // Scenario builds the scenario the fuzz arguments describe; it may not validate.
 func Scenario(seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs uint8) *model.Scenario {
-	algos := model.Algorithms()
+	algos := bothFaces()
 	n := 1 + int(nLinks)%3
 	s := &model.Scenario{Name: "fuzz", DurationS: 2 + float64(knobs%8)}
 	path := model.Path{Name: "p"}
@@ -64,4 +69,20 @@ func Scenario(seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs
 		}
 	}
 	return s
+}
+
+// bothFaces lists the registered algorithms with a fluid and an event face.
+func bothFaces() []string {
+	var names []string
+	for _, name := range model.Algorithms() {
+		a, err := model.New(name)
+		if err != nil {
+			continue
+		}
+		cfg := model.FlowConfig{InitialCwnd: 1, MaxCwnd: math.Inf(1)}
+		if a.NewFluid(cfg) != nil && a.NewEvent(cfg) != nil {
+			names = append(names, name)
+		}
+	}
+	return names
 }
