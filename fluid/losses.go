@@ -58,6 +58,7 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
+	f.sentAtLoss = s.drv.Y().RawVector().Data[f.cnt+cntSent]
 	if s.set.StopAfterLosses > 0 && f == &s.flows[0] && f.lossEvents >= s.set.StopAfterLosses {
 		s.end = t
 	}
@@ -153,6 +154,12 @@ func (s *system) dueReactions(t float64) bool {
 			}
 			f.reactAt = math.Inf(1)
 			x := y[f.off : f.off+f.nLaw]
+			if y[f.cnt+cntSent]-f.sentAtLoss < 1 {
+				// Nothing sent since its last loss event: the sender has no packet to lose
+				// (a window below a packet per round trip); it looks again a round trip on.
+				f.recheckAt = t + f.rtt
+				continue
+			}
 			s.loss(f, t, x)
 			if s.sc.DropRule != model.DropProportional {
 				// Every packet the full queue took from this flow since its last reaction

@@ -88,6 +88,8 @@ type subflowState struct {
 	done    bool
 	// silentUntil: a timed-out sender sends nothing until then, s.
 	silentUntil float64
+	// sentAtLoss is its count of packets sent at its latest loss event.
+	sentAtLoss float64
 	// timeoutDue: the retransmission timer of a recovery that times out fires at
 	// silentUntil.
 	timeoutDue bool
