@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -140,4 +141,80 @@ func docApp() *cli.App {
 	}
 	hide(app.Commands)
 	return app
+}
+
+// flagInfo is one flag in `tcpfluid flags`: what it reads, and the unit a plain number in
+// base units must be given with (bindings such as the Python package append it).
+type flagInfo struct {
+	Kind     string   `json:"kind"`           // duration, rate, size, buffer, number, number of packets, integer, seed, choice, algorithms, param, switch, text
+	BaseUnit string   `json:"base_unit"`      // "s", "bps", "B", "bdp"; "" when a bare number is right
+	List     bool     `json:"list,omitempty"` // a comma list
+	Default  string   `json:"default,omitempty"`
+	Choices  []string `json:"choices,omitempty"`
+}
+
+// baseUnits are the units a plain number in the CLI's base units takes.
+var baseUnits = map[string]string{durationKind.noun: "s", rateKind.noun: "bps", sizeKind.noun: "B", bdpKind.noun: "bdp"}
+
+func describeFlag(f cli.Flag) flagInfo {
+	g, ok := f.(*cli.GenericFlag)
+	if !ok {
+		if _, ok := f.(*cli.BoolFlag); ok {
+			return flagInfo{Kind: "switch"}
+		}
+		return flagInfo{Kind: "text"}
+	}
+	switch v := g.Value.(type) {
+	case *quantityValue:
+		return flagInfo{Kind: v.kind.noun, BaseUnit: baseUnits[v.kind.noun], Default: v.text}
+	case *listValue:
+		return flagInfo{Kind: v.kind.noun, BaseUnit: baseUnits[v.kind.noun], List: true, Default: v.text}
+	case *intValue:
+		return flagInfo{Kind: "integer", Default: v.text}
+	case *seedValue:
+		return flagInfo{Kind: "seed", Default: v.text}
+	case *enumValue:
+		return flagInfo{Kind: "choice", Default: v.v, Choices: v.choices}
+	case *algoListValue:
+		return flagInfo{Kind: "algorithms", List: !v.one, Default: v.text}
+	case *paramsValue:
+		return flagInfo{Kind: "param"}
+	}
+	return flagInfo{Kind: "text"}
+}
+
+// flagsCommand prints every command's flags with what they read (JSON), so that bindings
+// can give plain numbers their base unit without a table of their own.
+func flagsCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "flags",
+		Usage:  "print every command's flags with their kind and base unit (JSON, for bindings)",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			out := map[string]map[string]flagInfo{}
+			var walk func(prefix string, cmds []*cli.Command)
+			walk = func(prefix string, cmds []*cli.Command) {
+				for _, cmd := range cmds {
+					name := strings.TrimSpace(prefix + " " + cmd.Name)
+					if cmd.Name == "help" {
+						continue
+					}
+					flags := map[string]flagInfo{}
+					for _, f := range cmd.Flags {
+						flags[f.Names()[0]] = describeFlag(f)
+					}
+					out[name] = flags
+					walk(name, cmd.Subcommands)
+				}
+			}
+			app := docApp()
+			root := map[string]flagInfo{}
+			for _, f := range app.Flags {
+				root[f.Names()[0]] = describeFlag(f)
+			}
+			out[""] = root
+			walk("", app.Commands)
+			return writeJSON(c.App.Writer, out)
+		},
+	}
 }

@@ -401,3 +401,24 @@ func TestCompletionAndMan(t *testing.T) {
 		t.Errorf("docs/tcpfluid.1 is not the current man page (%v): run go generate ./cmd/tcpfluid", err)
 	}
 }
+
+// tcpfluid flags tells bindings what each flag reads and the unit a plain number in base
+// units takes: --rtt 0.05 is refused, --rtt 0.05s is not.
+func TestFlagsForBindings(t *testing.T) {
+	out, code, _ := runStatus(t, "flags")
+	var v map[string]map[string]flagInfo
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 {
+		t.Fatalf("flags: exit %d, %v", code, err)
+	}
+	for _, tc := range []struct{ cmd, flag, unit string }{
+		{"response", "rtt", "s"}, {"converge", "bandwidth", "bps"}, {"response", "mss", "B"}, {"fairness", "buffer", "bdp"},
+		{"stability", "buffer", ""}, {"response", "p-min", ""}, {"run", "sample", "s"}, {"sweep merge", "format", ""},
+	} {
+		if got, ok := v[tc.cmd][tc.flag]; !ok || got.BaseUnit != tc.unit {
+			t.Errorf("%s --%s: %+v (present %v), want base unit %q", tc.cmd, tc.flag, got, ok, tc.unit)
+		}
+	}
+	if _, code, _ := runStatus(t, "response", "--algo", "reno", "--points", "1", "--p-min", "1e-2", "--p-max", "1e-2", "--rtt", "0.05s"); code != 0 {
+		t.Errorf("--rtt 0.05s: exit %d", code)
+	}
+}

@@ -103,6 +103,7 @@ func commands() []*cli.Command {
 		stabilityCommand(),
 		completionCommand(),
 		manCommand(),
+		flagsCommand(),
 	}
 }
 
