@@ -165,7 +165,7 @@ func TestUsageErrors(t *testing.T) {
 		if out != "" {
 			t.Errorf("%v: printed %q before refusing", tc.args, out)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > 5*time.Second { // work would take minutes; a loaded machine may take a while to refuse
 			t.Errorf("%v: refused after %v, want before any work", tc.args, d)
 		}
 	}
