@@ -83,8 +83,26 @@ func numberPrefix(s string) int {
 	return i
 }
 
+// UnitError is the error of a quantity that does not parse: what was being read (Kind:
+// rate, duration, size, buffer or number), the Input, what is wrong with it (Cause) and the
+// accepted forms (Forms). It wraps ErrUnit. Error gives one line: `duration "10 parsecs":
+// unknown unit "parsecs"; want ...`; a caller that names the input itself (a command-line
+// flag) can use Problem, the part after the input.
+type UnitError struct {
+	Kind, Input, Cause, Forms string
+}
+
+func (e *UnitError) Error() string {
+	return fmt.Sprintf("%v: %s %q: %s", ErrUnit, e.Kind, e.Input, e.Problem())
+}
+
+// Problem is the message without the kind and the input: `unknown unit "parsecs"; want ...`.
+func (e *UnitError) Problem() string { return e.Cause + "; want " + e.Forms }
+
+func (e *UnitError) Unwrap() error { return ErrUnit }
+
 func unitError(kind, input, forms string, cause error) error {
-	return fmt.Errorf("%w: %s %q: %v; want %s", ErrUnit, kind, input, cause, forms)
+	return &UnitError{Kind: kind, Input: input, Cause: cause.Error(), Forms: forms}
 }
 
 // ParseRate parses a bit rate and returns bit/s. A plain number is bit/s. Units are an
@@ -204,6 +222,68 @@ func ParseBuffer(s string) (pkts, bdp float64, err error) {
 		return 0, v, nil
 	}
 	return 0, 0, unitError("buffer", s, bufferForms, fmt.Errorf("unknown unit %q", unit))
+}
+
+// Unit lists of the quantities, quoted when a unit is required and missing.
+const (
+	rateUnits     = "bps, kbps, Mbps, Gbps, Tbps (bits; B for bytes: MBps)"
+	durationUnits = "ns, us, ms, s, min, h"
+	sizeUnits     = "B, KB, MB, GB, TB, KiB, MiB, GiB, TiB"
+)
+
+// requireUnit refuses a bare number other than zero (the same in every unit): where a
+// reader could take "100" for milliseconds as easily as for seconds, the unit must be said.
+func requireUnit(kind, s, units, example string) error {
+	v, unit, err := splitQuantity(s)
+	if err != nil || unit != "" || v == 0 {
+		return nil // the parser reports malformed input; units and zero are fine
+	}
+	return &UnitError{Kind: kind, Input: s, Cause: "no unit",
+		Forms: fmt.Sprintf("one of %s, such as %s%s", units, strings.TrimSpace(s), example)}
+}
+
+// ParseRateUnit is ParseRate for input that must carry its unit (command-line flags): a
+// bare number other than 0 is an error listing the units.
+func ParseRateUnit(s string) (float64, error) {
+	if err := requireUnit("rate", s, rateUnits, "Mbps"); err != nil {
+		return 0, err
+	}
+	return ParseRate(s)
+}
+
+// ParseDurationUnit is ParseDuration for input that must carry its unit: "100" is an
+// error (100 s or 100 ms?), "100ms" and "0" are not.
+func ParseDurationUnit(s string) (float64, error) {
+	if err := requireUnit("duration", s, durationUnits, "ms"); err != nil {
+		return 0, err
+	}
+	return ParseDuration(s)
+}
+
+// ParseSizeUnit is ParseSize for input that must carry its unit: a bare number other than
+// 0 is an error listing the units.
+func ParseSizeUnit(s string) (float64, error) {
+	if err := requireUnit("size", s, sizeUnits, "B"); err != nil {
+		return 0, err
+	}
+	return ParseSize(s)
+}
+
+// ParseBDP parses a buffer that must be a multiple of the bandwidth-delay product
+// ("0.5bdp"); packets and bare numbers are errors.
+func ParseBDP(s string) (float64, error) {
+	pkts, bdp, err := ParseBuffer(s)
+	if err != nil {
+		return 0, err
+	}
+	if v, unit, _ := splitQuantity(s); unit == "" || pkts != 0 {
+		if v == 0 && unit == "" {
+			return 0, nil
+		}
+		return 0, &UnitError{Kind: "buffer", Input: s, Cause: "not a multiple of the bandwidth-delay product",
+			Forms: "a number with the unit bdp, such as 1bdp or 0.5bdp"}
+	}
+	return bdp, nil
 }
 
 // ParseNumber parses a plain number without a unit, such as a loss rate (1e-6) or an

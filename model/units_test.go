@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -260,4 +262,51 @@ func ExampleParseSize() {
 func ExampleFormatRate() {
 	fmt.Println(model.FormatRate(65535 * 8 / 0.05))
 	// Output: 10.49 Mb/s
+}
+
+// The -Unit parsers are the plain ones for input that must say its unit: a bare number is
+// an error listing the units (zero excepted, the same in every unit); everything else
+// parses as before.
+func TestParseWithUnit(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		parse func(string) (float64, error)
+		in    string
+		want  float64
+		units string // "" when the input parses
+	}{
+		{"duration ms", model.ParseDurationUnit, "100ms", 0.1, ""},
+		{"duration zero", model.ParseDurationUnit, "0", 0, ""},
+		{"duration bare", model.ParseDurationUnit, "100", 0, "ns, us, ms, s, min, h"},
+		{"duration bare exponent", model.ParseDurationUnit, "1e-3", 0, "such as 1e-3ms"},
+		{"rate Gbps", model.ParseRateUnit, "1Gbps", 1e9, ""},
+		{"rate bare", model.ParseRateUnit, "1e8", 0, "Mbps"},
+		{"size B", model.ParseSizeUnit, "1460B", 1460, ""},
+		{"size bare", model.ParseSizeUnit, "1460", 0, "KiB"},
+		{"bdp", model.ParseBDP, "0.5bdp", 0.5, ""},
+		{"bdp zero", model.ParseBDP, "0", 0, ""},
+		{"bdp bare", model.ParseBDP, "1", 0, "1bdp"},
+		{"bdp packets", model.ParseBDP, "20pkts", 0, "bandwidth-delay product"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := tt.parse(tt.in)
+			if tt.units == "" {
+				if err != nil || v != tt.want {
+					t.Fatalf("%q = %v, %v; want %v", tt.in, v, err, tt.want)
+				}
+				return
+			}
+			var ue *model.UnitError
+			if !errors.As(err, &ue) || !errors.Is(err, model.ErrUnit) || !strings.Contains(err.Error(), tt.units) || ue.Input != tt.in {
+				t.Fatalf("%q: error %v, want a UnitError listing %q", tt.in, err, tt.units)
+			}
+			if strings.Contains(ue.Problem(), strconv.Quote(tt.in)) {
+				t.Errorf("Problem() %q repeats the input", ue.Problem())
+			}
+		})
+	}
+	// Malformed input keeps the plain parser's message.
+	if _, err := model.ParseDurationUnit("3 days"); err == nil || !strings.Contains(err.Error(), `unknown unit "days"`) {
+		t.Errorf("3 days: %v", err)
+	}
 }

@@ -76,6 +76,15 @@ func (s *ConvergeSettings) defaults() error {
 	if err := settings.RTT(&s.RTTS); err != nil {
 		return err
 	}
+	// The fill starts from one packet and the recovery from a window of the BDP.
+	for _, bw := range s.BandwidthsBps {
+		for _, mss := range s.MSSBytes {
+			if bdp := bw * s.RTTS / (8 * mss); !(bdp >= 1) || math.IsInf(bdp, 0) {
+				return fmt.Errorf("%w: bandwidth %v bit/s × rtt %v s is %v packets of %v bytes, want a bandwidth-delay product of at least 1 packet",
+					model.ErrSettings, bw, s.RTTS, bdp, mss)
+			}
+		}
+	}
 	return settings.Workers(&s.Workers)
 }
 

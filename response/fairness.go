@@ -81,6 +81,8 @@ type FairnessResult struct {
 	AlgorithmShare *float64 `json:"algorithm_share,omitempty"`
 	Utilisation    float64  `json:"utilisation"`
 	LossEvents     int      `json:"loss_events"`
+
+	mode string // the run's mode, for the JSON (MarshalJSON)
 }
 
 // FairnessReport is the JSON of `tcpfluid fairness`.
@@ -132,6 +134,24 @@ func (s *FairnessSettings) defaults() error {
 	settings.Default(&s.BottleneckBps, 100e6)
 	settings.Default(&s.BottleneckDelayS, 0.1)
 	settings.Default(&s.BufferBDP, 1)
+	for _, q := range []struct {
+		name, unit string
+		v          float64
+		ok         bool
+	}{
+		{"access rate", "bit/s", s.AccessBps, s.AccessBps > 0},
+		{"access delay", "s", s.AccessDelayS, s.AccessDelayS > 0},
+		{"bottleneck rate", "bit/s", s.BottleneckBps, s.BottleneckBps > 0},
+		{"bottleneck delay", "s", s.BottleneckDelayS, s.BottleneckDelayS > 0},
+		{"buffer", "bdp", s.BufferBDP, s.BufferBDP > 0},
+	} {
+		if !q.ok || math.IsInf(q.v, 0) {
+			return fmt.Errorf("%w: %s %v %s, want a finite value > 0 (0: the default)", model.ErrSettings, q.name, q.v, q.unit)
+		}
+	}
+	if !(s.LossP >= 0 && s.LossP < 1) {
+		return fmt.Errorf("%w: loss rate p = %v, want 0 <= p < 1 (0: none)", model.ErrSettings, s.LossP)
+	}
 	settings.Default(&s.DurationS, 1000)
 	if !(s.DurationS > 0) || math.IsInf(s.DurationS, 0) {
 		return fmt.Errorf("%w: duration %v s, want > 0", model.ErrSettings, s.DurationS)
@@ -141,8 +161,11 @@ func (s *FairnessSettings) defaults() error {
 		return fmt.Errorf("%w: measure-from %v s, want in [0, duration %v s)", model.ErrSettings, s.MeasureFromS, s.DurationS)
 	}
 	settings.Default(&s.WindowS, s.DurationS/30)
-	if !(s.WindowS > 0) {
-		return fmt.Errorf("%w: window %v s, want > 0", model.ErrSettings, s.WindowS)
+	// Shares are measured between the samples (every WindowS) nearest to MeasureFromS and
+	// to the end: two windows at least keep them apart.
+	if span := s.DurationS - s.MeasureFromS; !(s.WindowS > 0 && s.WindowS <= span/2) {
+		return fmt.Errorf("%w: window %v s, want > 0 and at most half the measured %v s (duration %v s from %v s), so that the measurement spans two windows",
+			model.ErrSettings, s.WindowS, span, s.DurationS, s.MeasureFromS)
 	}
 	if s.StartGapS < 0 || math.IsNaN(s.StartGapS) || math.IsInf(s.StartGapS, 0) {
 		return fmt.Errorf("%w: start gap %v s, want >= 0", model.ErrSettings, s.StartGapS)
@@ -264,7 +287,7 @@ func (s *FairnessSettings) measure(sc *model.Scenario, res *model.Result) Fairne
 	}
 	t0, d0 := at(s.MeasureFromS)
 	t1, d1 := at(res.DurationS)
-	out := FairnessResult{Algorithm: sc.Flows[0].Algorithm, Flows: n, MeasureS: [2]float64{t0, t1}}
+	out := FairnessResult{Algorithm: sc.Flows[0].Algorithm, Flows: n, MeasureS: [2]float64{t0, t1}, mode: s.Mode}
 	rates := make([]float64, n)
 	lastStart := 0.0
 	for i, f := range sc.Flows {
@@ -292,7 +315,8 @@ func (s *FairnessSettings) measure(sc *model.Scenario, res *model.Result) Fairne
 		for i := range rtts {
 			rtts[i] = out.Shares[i].RTTS
 		}
-		if e, r2 := fitPower(rtts, rates); n >= 2 {
+		// The exponent needs two distinct RTTs; over equal ones it is undefined (nil).
+		if e, r2 := fitPower(rtts, rates); n >= 2 && distinct(rtts) && !math.IsNaN(e) && !math.IsInf(e, 0) {
 			e = -e
 			out.RTTExponent, out.RTTExpR2 = &e, &r2
 		}
@@ -300,4 +324,14 @@ func (s *FairnessSettings) measure(sc *model.Scenario, res *model.Result) Fairne
 		out.AlgorithmShare = ptr(out.Shares[0].Fraction)
 	}
 	return out
+}
+
+// distinct reports whether v holds two different values.
+func distinct(v []float64) bool {
+	for _, x := range v {
+		if x != v[0] {
+			return true
+		}
+	}
+	return false
 }

@@ -88,10 +88,21 @@ func (s *Settings) defaults() error {
 		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 and %d <= min <= max", model.ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses, batches)
 	}
 	settings.Default(&s.TargetRelCI, 0.02)
+	if !(s.TargetRelCI > 0) || math.IsInf(s.TargetRelCI, 0) {
+		return fmt.Errorf("%w: target relative CI %v, want > 0", model.ErrSettings, s.TargetRelCI)
+	}
 	if len(s.RTTExponentRTTs) == 0 {
 		s.RTTExponentRTTs = []float64{0.02, 0.05, 0.1, 0.2, 0.4}
 	}
+	for _, r := range s.RTTExponentRTTs {
+		if !(r > 0) || math.IsInf(r, 0) {
+			return fmt.Errorf("%w: RTT-exponent rtt %v s, want > 0", model.ErrSettings, r)
+		}
+	}
 	settings.Default(&s.RTTExponentP, 1e-6)
+	if math.IsNaN(s.RTTExponentP) || s.RTTExponentP >= 1 {
+		return fmt.Errorf("%w: RTT-exponent loss rate %v, want 0 < p < 1 (< 0: none)", model.ErrSettings, s.RTTExponentP)
+	}
 	return nil
 }
 
@@ -231,7 +242,7 @@ func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
 			ar.FitPMax = ar.Reference.PMax
 		}
 		ar.C, ar.D, ar.R2, ar.FitPoints = Fit(points[a], ar.FitPMax)
-		if s.RTTExponentP > 0 {
+		if s.RTTExponentP > 0 && distinct(s.RTTExponentRTTs) {
 			e, r2 := fitPower(s.RTTExponentRTTs, exps[a])
 			ar.RTTExp = &RTTExponent{E: e, R2: r2, P: s.RTTExponentP, RTTs: s.RTTExponentRTTs}
 		}

@@ -21,10 +21,7 @@ func algosCommand() *cli.Command {
 		Usage: "algorithms with their parameters, defaults, units and sources",
 		Flags: []cli.Flag{formatFlag()},
 		Action: func(c *cli.Context) error {
-			format, err := outputFormat(c)
-			if err != nil {
-				return err
-			}
+			format := outputFormat(c)
 			var infos []algoInfo
 			for _, name := range model.Algorithms() {
 				a, err := model.New(name)
@@ -38,13 +35,13 @@ func algosCommand() *cli.Command {
 			case formatJSON:
 				return writeJSON(w, map[string]any{"algorithms": infos})
 			case formatCSV:
-				fmt.Fprintln(w, "algorithm,param,default,unit,min,max,source")
+				cw := newCSV(w, "algorithm", "param", "default", "unit", "min", "max", "source")
 				for _, a := range infos {
 					for _, p := range a.Params {
-						fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%q\n", a.Name, p.Name, num(p.Default), p.Unit, num(p.Min), num(p.Max), p.Source)
+						cw.row(a.Name, p.Name, full(p.Default), p.Unit, full(p.Min), full(p.Max), p.Source)
 					}
 				}
-				return nil
+				return cw.flush()
 			}
 			for _, a := range infos {
 				fmt.Fprintf(w, "%s — %s\n", a.Name, a.Description)
@@ -59,4 +56,10 @@ func algosCommand() *cli.Command {
 	}
 }
 
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+// num writes v with six significant digits, for tables.
+func num(v float64) string {
+	if v != v {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,100 +14,37 @@ import (
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
-func algoListFlag(usage string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "algo", Usage: usage}
-}
-
-func workersFlag() *cli.IntFlag {
-	return &cli.IntFlag{Name: "workers", Usage: "points run at once (default: all cores)"}
-}
-
-// splitList splits a comma list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// parseQuantities parses a comma list with one of model's unit parsers.
-func parseQuantities(flag, s string, parse func(string) (float64, error)) ([]float64, error) {
-	var out []float64
-	for _, item := range splitList(s) {
-		v, err := parse(item)
-		if err != nil {
-			return nil, fmt.Errorf("%w: --%s: %w", errUsage, flag, err)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// quantityFlag is a flag with units and where its value goes.
-type quantityFlag struct {
-	flag  string
-	dst   *float64
-	parse func(string) (float64, error)
-}
-
-// parseFlags parses each set flag into its destination; unset flags leave it as it is.
-func parseFlags(c *cli.Context, flags []quantityFlag) error {
-	for _, q := range flags {
-		v, err := parseQuantity(c, q.flag, q.parse)
-		if err != nil {
-			return err
-		}
-		if c.String(q.flag) != "" {
-			*q.dst = v
-		}
-	}
-	return nil
-}
-
-func parseQuantity(c *cli.Context, flag string, parse func(string) (float64, error)) (float64, error) {
-	s := c.String(flag)
-	if s == "" {
-		return 0, nil
-	}
-	v, err := parse(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w: --%s: %w", errUsage, flag, err)
-	}
-	return v, nil
-}
-
-// paramOverrides turns repeated --param algo.name=value flags into a per-algorithm map.
-func paramOverrides(c *cli.Context) (map[string]map[string]float64, error) {
-	out := map[string]map[string]float64{}
-	for _, p := range c.StringSlice("param") {
-		algo, name, v, err := parseParam(p)
-		if err != nil {
-			return nil, err
-		}
-		if out[algo] == nil {
-			out[algo] = map[string]float64{}
-		}
-		out[algo][name] = v
-	}
-	return out, nil
-}
-
-func paramFlag() *cli.StringSliceFlag {
-	return &cli.StringSliceFlag{Name: "param", Usage: "algorithm parameter `algo.name=value` (repeatable)"}
-}
-
 // settingsError marks analysis-settings errors as the user's.
 func settingsError(err error) error {
 	if err != nil && strings.Contains(err.Error(), model.ErrSettings.Error()) {
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return usagef("%s", oneLine(err.Error()))
 	}
 	return err
 }
 
+// Ranges of the analyses' inputs. Loss rates below minLossRate give windows beyond 10^6
+// packets, where the fluid solver's step sizes underflow; RTTs outside [minRTT, maxRTT]
+// are not networks.
+const (
+	minLossRate = 1e-12
+	minRTT      = 1e-6
+	maxRTT      = 3600
+)
+
+var (
+	lossRate  = bound{lo: minLossRate, hi: 1, hiOpen: true}
+	rttRange  = closed(minRTT, maxRTT)
+	mssRange  = bound{lo: 1, hi: math.Inf(1), hiOpen: true}
+	lossModel = []string{"periodic", "random"}
+)
+
+func classicDefault(usage string) string {
+	return usage + "; default: the classic set, " + strings.Join(response.ClassicAlgorithms, ",")
+}
+
 func responseCommand() *cli.Command {
+	cycles := intFlag("max-cycles", fmt.Sprint(defaultMaxCycles), 1, math.MaxInt64,
+		"refuse more loss cycles than this over all points: algorithms × (points + 5 RTT-exponent points) × (warm-up + measured losses: periodic 50, random up to 6400); about 10^4 a second")
 	return &cli.Command{
 		Name:  "response",
 		Usage: "response functions (mean window against loss rate) and their c/p^d fits",
@@ -113,45 +52,58 @@ func responseCommand() *cli.Command {
 			"uncongested path until its mean window is stable, and fits log W = log c - d log p " +
 			"(gonum/stat) over the points where the published reference applies. Each fit is shown " +
 			"next to its reference, with the TCP-friendliness crossing point against Reno and the " +
-			"RTT exponent e of W ∝ RTT^e fitted at p = 1e-6.",
+			"RTT exponent e of W ∝ RTT^e fitted at p = 1e-6. A fit of fewer than two points is null " +
+			"(JSON, CSV) or - (table). --format csv has a row per point with its algorithm's fit.",
 		Flags: []cli.Flag{
-			algoListFlag("comma list of algorithms (default: the classic set)"),
-			&cli.StringFlag{Name: "loss-model", Value: "periodic", Usage: "periodic or random"},
-			&cli.StringFlag{Name: "p-min", Value: "1e-7", Usage: "smallest loss rate per packet"},
-			&cli.StringFlag{Name: "p-max", Value: "1e-2", Usage: "largest loss rate per packet"},
-			&cli.IntFlag{Name: "points", Value: 11, Usage: "log-spaced loss rates"},
-			&cli.StringFlag{Name: "rtt", Value: "100ms", Usage: "round-trip time"},
-			&cli.StringFlag{Name: "mss", Value: "1460B", Usage: "packet size"},
-			&cli.IntFlag{Name: "warmup-losses", Usage: "loss events discarded before measuring (default 100)"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random loss"},
-			paramFlag(), workersFlag(), formatFlag(),
+			algosFlag("", classicDefault("algorithms")),
+			enumFlag("loss-model", "periodic", lossModel, "loss process"),
+			numberFlag("p-min", "1e-7", lossRate, "smallest loss rate per packet"),
+			numberFlag("p-max", "1e-2", lossRate, "largest loss rate per packet"),
+			intFlag("points", "11", 1, 1000, "log-spaced loss rates (1 when --p-min = --p-max)"),
+			durationFlag("rtt", "100ms", rttRange, "round-trip time"),
+			sizeFlag("mss", "1460B", mssRange, "packet size"),
+			intFlag("warmup-losses", "100", 1, 1_000_000, "loss events discarded before measuring"),
+			seedFlag("seed of the random loss"),
+			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(), cycles,
 		},
 		Action: responseAction,
 	}
 }
 
 func responseAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
+	format := outputFormat(c)
 	s := response.Settings{
-		Algorithms: splitList(c.String("algo")), LossModel: c.String("loss-model"),
-		Points: c.Int("points"), Seed: c.Uint64("seed"), Workers: c.Int("workers"),
-		WarmupLosses: c.Int("warmup-losses"),
+		Algorithms: algosOf(c), LossModel: enumOf(c, "loss-model"),
+		PMin: quantity(c, "p-min"), PMax: quantity(c, "p-max"), Points: intOf(c, "points"),
+		RTTS: quantity(c, "rtt"), MSSBytes: quantity(c, "mss"),
+		Seed: seedOf(c), Workers: intOf(c, "workers"), WarmupLosses: intOf(c, "warmup-losses"),
+		Params: paramMap(c),
 	}
-	if err := parseFlags(c, []quantityFlag{
-		{"p-min", &s.PMin, model.ParseNumber},
-		{"p-max", &s.PMax, model.ParseNumber},
-		{"rtt", &s.RTTS, model.ParseDuration},
-		{"mss", &s.MSSBytes, model.ParseSize},
-	}); err != nil {
+	algos := s.Algorithms
+	if len(algos) == 0 {
+		algos = response.ClassicAlgorithms
+	}
+	if err := checkParamTargets(c, algos); err != nil {
 		return err
 	}
-	if s.Params, err = paramOverrides(c); err != nil {
+	if s.PMin > s.PMax {
+		return usagef("--p-min %s above --p-max %s", full(s.PMin), full(s.PMax))
+	}
+	if s.Points == 1 && s.PMin != s.PMax {
+		return usagef("--points 1 with --p-min %s != --p-max %s: one point needs one loss rate", full(s.PMin), full(s.PMax))
+	}
+	if s.Points > 1 && s.PMin == s.PMax {
+		return usagef("--points %d with --p-min = --p-max = %s: give --points 1 or a range", s.Points, full(s.PMin))
+	}
+	measured := map[string]float64{"periodic": 50, "random": 6400}[s.LossModel]
+	need := float64(len(algos)) * float64(s.Points+5) * (float64(s.WarmupLosses) + measured)
+	if err := beyond(c, fmt.Sprintf("loss cycles (%d algorithms × %d points × %d losses)", len(algos), s.Points+5, s.WarmupLosses+int(measured)),
+		need, "max-cycles", "fewer algorithms, points or warm-up losses"); err != nil {
 		return err
 	}
+	bar := startProgress(c, "response", 0)
 	rep, err := response.Response(c.Context, s)
+	bar.done()
 	if err != nil {
 		return settingsError(err)
 	}
@@ -160,15 +112,43 @@ func responseAction(c *cli.Context) error {
 	case formatJSON:
 		return writeJSON(w, rep)
 	case formatCSV:
-		fmt.Fprintln(w, "algorithm,p,mean_cwnd_pkts,ci95_pkts,throughput_bps,loss_events")
-		for _, r := range rep.Results {
-			for _, p := range r.Points {
-				fmt.Fprintf(w, "%s,%s,%s,%s,%s,%d\n", r.Algorithm, num(p.P), num(p.MeanCwndPkts), num(p.CI95Pkts), num(p.ThroughputBps), p.LossEvents)
-			}
-		}
-		return nil
+		return writeResponseCSV(w, rep)
 	}
 	return writeResponseTable(w, rep)
+}
+
+// fitCells are an algorithm's fit, or nothing when it is undefined (fewer than two points).
+func fitCells(r response.AlgorithmResponse) (c, d, r2 float64) {
+	if r.FitPoints < 2 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	return r.C, r.D, r.R2
+}
+
+func writeResponseCSV(w io.Writer, rep *response.ResponseReport) error {
+	cw := newCSV(w, "algorithm", "p", "mean_cwnd_pkts", "ci95_pkts", "throughput_bps", "loss_events", "simulated_s",
+		"fit_c", "fit_d", "fit_r2", "fit_p_max", "fit_points", "reference_c_at_rtt", "reference_d", "reference_source",
+		"friendly_p_star", "friendly_w_star_pkts", "rtt_exponent", "rtt_exponent_r2")
+	for _, r := range rep.Results {
+		fc, fd, fr2 := fitCells(r)
+		refC, refD, src := "", "", ""
+		if r.Reference != nil {
+			refC, refD, src = full(r.RefC), full(r.Reference.D), r.Reference.Source
+		}
+		pStar, wStar := "", ""
+		if r.Friendly != nil {
+			pStar, wStar = full(r.Friendly.PStar), full(r.Friendly.WStarPkts)
+		}
+		e, er2 := "", ""
+		if r.RTTExp != nil {
+			e, er2 = full(r.RTTExp.E), full(r.RTTExp.R2)
+		}
+		for _, p := range r.Points {
+			cw.row(r.Algorithm, full(p.P), full(p.MeanCwndPkts), full(p.CI95Pkts), full(p.ThroughputBps), strconv.Itoa(p.LossEvents), full(p.SimulatedS),
+				full(fc), full(fd), full(fr2), full(r.FitPMax), strconv.Itoa(r.FitPoints), refC, refD, src, pStar, wStar, e, er2)
+		}
+	}
+	return cw.flush()
 }
 
 func writeResponseTable(w io.Writer, rep *response.ResponseReport) error {
@@ -179,18 +159,19 @@ func writeResponseTable(w io.Writer, rep *response.ResponseReport) error {
 	for _, r := range rep.Results {
 		ref, refD, src := "-", "-", "-"
 		if r.Reference != nil {
-			ref, refD, src = fmt.Sprintf("%.4g", r.RefC), num(r.Reference.D), r.Reference.Source
+			ref, refD, src = cell("%.4g", r.RefC), cell("%g", r.Reference.D), r.Reference.Source
 		}
 		pStar, wStar := "-", "-"
 		if r.Friendly != nil {
-			pStar, wStar = fmt.Sprintf("%.3g", r.Friendly.PStar), fmt.Sprintf("%.1f", r.Friendly.WStarPkts)
+			pStar, wStar = cell("%.3g", r.Friendly.PStar), cell("%.1f", r.Friendly.WStarPkts)
 		}
 		exp := "-"
 		if r.RTTExp != nil {
 			exp = fixed3(r.RTTExp.E)
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4f\t%.5f\t%.0e\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, r.C, r.D, r.R2, r.FitPMax,
-			ref, refD, src, pStar, wStar, exp)
+		fc, fd, fr2 := fitCells(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, cell("%.4g", fc), cell("%.4f", fd), cell("%.5f", fr2),
+			cell("%.0e", r.FitPMax), ref, refD, src, pStar, wStar, exp)
 	}
 	return tw.Flush()
 }
@@ -201,79 +182,98 @@ func convergeCommand() *cli.Command {
 		Usage: "time to fill a link and to recover after a loss",
 		Description: "fill_time_s: from W = 1 in congestion avoidance (no slow start) until W reaches " +
 			"the BDP; recovery_time_s: from the window just after a loss at W = BDP back to the BDP. " +
-			"Closed forms are shown where they exist (REFERENCE.md), with the relative difference.",
+			"Closed forms are shown where they exist (REFERENCE.md), with the relative difference. " +
+			"A time is null (JSON, CSV) or - (table) when the window never reaches the BDP: a law that " +
+			"settles below it (Vegas), or a BDP beyond the largest receiver window (2^30 bytes).",
 		Flags: []cli.Flag{
-			algoListFlag("comma list of algorithms (default: the classic set)"),
-			&cli.StringFlag{Name: "bandwidth", Value: "1Gbps,10Gbps", Usage: "comma list of link rates"},
-			&cli.StringFlag{Name: "rtt", Value: "100ms", Usage: "round-trip time"},
-			&cli.StringFlag{Name: "mss", Value: "1000B,1500B", Usage: "comma list of packet sizes"},
-			&cli.BoolFlag{Name: "slow-start", Usage: "add the fill time with slow start from the initial window"},
-			paramFlag(), workersFlag(), formatFlag(),
+			algosFlag("", classicDefault("algorithms")),
+			listFlag("bandwidth", "1Gbps,10Gbps", rateKind, positive, "link rates"),
+			durationFlag("rtt", "100ms", rttRange, "round-trip time"),
+			listFlag("mss", "1000B,1500B", sizeKind, mssRange, "packet sizes"),
+			boolFlag("slow-start", "add the fill time with slow start from the initial window"),
+			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(),
 		},
 		Action: convergeAction,
 	}
 }
 
+// maxRwndBytes is the largest receiver window, with window scaling (RFC 7323).
+const maxRwndBytes = 1 << 30
+
 func convergeAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
+	format := outputFormat(c)
+	s := response.ConvergeSettings{Algorithms: algosOf(c), SlowStart: c.Bool("slow-start"), Workers: intOf(c, "workers"),
+		BandwidthsBps: listOf(c, "bandwidth"), MSSBytes: listOf(c, "mss"), RTTS: quantity(c, "rtt"), Params: paramMap(c)}
+	algos := s.Algorithms
+	if len(algos) == 0 {
+		algos = response.ClassicAlgorithms
+	}
+	if err := checkParamTargets(c, algos); err != nil {
 		return err
 	}
-	s := response.ConvergeSettings{Algorithms: splitList(c.String("algo")), SlowStart: c.Bool("slow-start"), Workers: c.Int("workers")}
-	if s.BandwidthsBps, err = parseQuantities("bandwidth", c.String("bandwidth"), model.ParseRate); err != nil {
-		return err
+	var notes []string
+	for _, bw := range s.BandwidthsBps {
+		for _, mss := range s.MSSBytes {
+			bdp := bw * s.RTTS / (8 * mss)
+			if bdp < 1 {
+				return usagef("--bandwidth %s with --rtt %s and --mss %s: a bandwidth-delay product of %.3g packets, want at least 1 (a window of one packet already fills the link)",
+					model.FormatRate(bw), model.FormatDuration(s.RTTS), num(mss)+"B", bdp)
+			}
+			if rwnd := maxRwndBytes / mss; bdp > rwnd {
+				notes = append(notes, fmt.Sprintf("%s with %gB packets: the BDP, %.4g packets, is beyond the largest receiver window (2^30 bytes, %.4g packets): the window never reaches it", model.FormatRate(bw), mss, bdp, rwnd))
+			}
+		}
 	}
-	if s.MSSBytes, err = parseQuantities("mss", c.String("mss"), model.ParseSize); err != nil {
-		return err
-	}
-	if s.RTTS, err = parseQuantity(c, "rtt", model.ParseDuration); err != nil {
-		return err
-	}
-	if s.Params, err = paramOverrides(c); err != nil {
-		return err
-	}
+	bar := startProgress(c, "converge", 0)
 	rep, err := response.Converge(c.Context, s)
+	bar.done()
 	if err != nil {
 		return settingsError(err)
 	}
 	w := c.App.Writer
-	opt := func(p *float64) string {
-		if p == nil {
-			return ""
-		}
-		return num(*p)
-	}
 	switch format {
 	case formatJSON:
 		return writeJSON(w, rep)
 	case formatCSV:
-		fmt.Fprintln(w, "algorithm,bandwidth_bps,rtt_s,mss_bytes,bdp_pkts,fill_time_s,recovery_time_s,fill_closed_form_s,recovery_closed_form_s")
+		cw := newCSV(w, "algorithm", "bandwidth_bps", "rtt_s", "mss_bytes", "bdp_pkts", "fill_time_s", "recovery_time_s", "fill_slow_start_s",
+			"fill_closed_form_s", "recovery_closed_form_s", "fill_rel_diff", "recovery_rel_diff")
 		for _, r := range rep.Results {
-			fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r.Algorithm, num(r.BandwidthBps), num(r.RTTS), num(r.MSSBytes), num(r.BDPPkts),
-				opt(r.FillTimeS), opt(r.RecoveryTimeS), opt(r.FillClosedFormS), opt(r.RecoveryClosedFormS))
+			cw.row(r.Algorithm, full(r.BandwidthBps), full(r.RTTS), full(r.MSSBytes), full(r.BDPPkts), fullPtr(r.FillTimeS), fullPtr(r.RecoveryTimeS),
+				fullPtr(r.FillSlowStartS), fullPtr(r.FillClosedFormS), fullPtr(r.RecoveryClosedFormS), fullPtr(r.FillRelDiff), fullPtr(r.RecoveryRelDiff))
 		}
-		return nil
-	}
-	secs := func(p *float64) string {
-		if p == nil {
-			return "-"
-		}
-		return strconv.FormatFloat(*p, 'f', 2, 64)
+		return cw.flush()
 	}
 	pct := func(p *float64) string {
 		if p == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%+.2f%%", 100**p)
+		return cell("%+.2f%%", 100**p)
 	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, "algorithm\tlink\tMSS\tBDP (pkts)\tfill (s)\tclosed form\tdiff\trecovery (s)\tclosed form\tdiff")
-	for _, r := range rep.Results {
-		fmt.Fprintf(tw, "%s\t%s\t%gB\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, model.FormatRate(r.BandwidthBps), r.MSSBytes, r.BDPPkts,
-			secs(r.FillTimeS), secs(r.FillClosedFormS), pct(r.FillRelDiff), secs(r.RecoveryTimeS), secs(r.RecoveryClosedFormS), pct(r.RecoveryRelDiff))
+	header := "algorithm\tlink\tMSS\tBDP (pkts)\tfill (s)\tclosed form\tdiff\trecovery (s)\tclosed form\tdiff"
+	if s.SlowStart {
+		header += "\tfill with slow start (s)"
 	}
-	return tw.Flush()
+	fmt.Fprintln(tw, header)
+	for _, r := range rep.Results {
+		fmt.Fprintf(tw, "%s\t%s\t%gB\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s", r.Algorithm, model.FormatRate(r.BandwidthBps), r.MSSBytes, r.BDPPkts,
+			cellPtr("%.2f", r.FillTimeS), cellPtr("%.2f", r.FillClosedFormS), pct(r.FillRelDiff), cellPtr("%.2f", r.RecoveryTimeS),
+			cellPtr("%.2f", r.RecoveryClosedFormS), pct(r.RecoveryRelDiff))
+		if s.SlowStart {
+			fmt.Fprintf(tw, "\t%s", cellPtr("%.2f", r.FillSlowStartS))
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	return nil
 }
+
+var fairnessModes = []string{response.ModeSame, response.ModeRTT, response.ModeFriendliness}
 
 func fairnessCommand() *cli.Command {
 	return &cli.Command{
@@ -282,76 +282,117 @@ func fairnessCommand() *cli.Command {
 		Description: "Runs flows on seed 000's dumbbell (access 200 Mb/s 10 ms, bottleneck 100 Mb/s 100 ms, " +
 			"buffer 1 BDP): --mode same (N flows of one algorithm, staggered starts), --mode rtt (one flow " +
 			"per RTT; the bottleneck's delay becomes a quarter of the smallest RTT and access delays make " +
-			"up the rest; the RTT-unfairness exponent is fitted from the shares) or --mode friendliness " +
-			"(the algorithm against --against reno:4). Shares and Jain's index are measured from " +
-			"--measure-from (default: half the run) to the end; jain_series over windows.",
+			"up the rest; the RTT-unfairness exponent is fitted from the shares, null when the RTTs are all " +
+			"equal) or --mode friendliness (the algorithm against --against reno:4). Shares and Jain's index " +
+			"are measured from --measure-from (default: half the run) to the end, which must span two " +
+			"--window lengths; jain_series over windows.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "mode", Value: "same", Usage: "same, rtt or friendliness"},
-			algoListFlag("comma list of algorithms, one run each (default reno)"),
-			&cli.IntFlag{Name: "flows", Value: 3, Usage: "same mode: number of flows"},
-			&cli.StringFlag{Name: "start-gap", Value: "10s", Usage: "same mode: time between flow starts"},
-			&cli.StringFlag{Name: "rtts", Value: "50ms,75ms,100ms", Usage: "rtt mode: one flow per round-trip time"},
-			&cli.StringFlag{Name: "against", Value: "reno:4", Usage: "friendliness mode: algo:count"},
-			&cli.StringFlag{Name: "bottleneck", Value: "100Mbps", Usage: "bottleneck rate"},
-			&cli.StringFlag{Name: "bottleneck-delay", Value: "100ms", Usage: "bottleneck one-way delay"},
-			&cli.StringFlag{Name: "access", Value: "200Mbps", Usage: "access link rate"},
-			&cli.StringFlag{Name: "access-delay", Value: "10ms", Usage: "access link one-way delay"},
-			&cli.StringFlag{Name: "buffer", Value: "1bdp", Usage: "bottleneck buffer in BDP multiples (e.g. 0.5bdp)"},
-			&cli.StringFlag{Name: "p", Value: "0", Usage: "random loss rate on the bottleneck"},
-			&cli.StringFlag{Name: "drop-rule", Value: "synchronized", Usage: "drop-tail loss rule: synchronized or proportional"},
-			&cli.StringFlag{Name: "duration", Value: "1000s", Usage: "simulated time"},
-			&cli.StringFlag{Name: "measure-from", Usage: "start of the measurement (default: half the duration)"},
-			&cli.StringFlag{Name: "window", Usage: "window of the Jain series (default: duration/30)"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of random draws"},
-			paramFlag(), workersFlag(), formatFlag(),
+			enumFlag("mode", response.ModeSame, fairnessModes, "experiment"),
+			algosFlag("reno", "algorithms, one run each"),
+			intFlag("flows", "3", 1, 10000, "same mode: number of flows"),
+			durationFlag("start-gap", "10s", nonNegative, "same mode: time between flow starts"),
+			listFlag("rtts", "50ms,75ms,100ms", durationKind, rttRange, "rtt mode: one flow per round-trip time"),
+			stringFlag("against", "reno:4", "friendliness mode: the competing flows, `ALGO:COUNT`"),
+			rateFlag("bottleneck", "100Mbps", positive, "bottleneck rate"),
+			durationFlag("bottleneck-delay", "100ms", bound{lo: 0, hi: maxRTT, loOpen: true}, "bottleneck one-way delay"),
+			rateFlag("access", "200Mbps", positive, "access link rate"),
+			durationFlag("access-delay", "10ms", bound{lo: 0, hi: maxRTT, loOpen: true}, "access link one-way delay"),
+			quantityFlag("buffer", "1bdp", bdpKind, positive, "bottleneck buffer in bandwidth-delay products"),
+			numberFlag("p", "0", probability, "random loss rate on the bottleneck (0: none)"),
+			enumFlag("drop-rule", string(model.DropSynchronized), []string{string(model.DropSynchronized), string(model.DropProportional)}, "drop-tail loss rule"),
+			durationFlag("duration", "1000s", positive, "simulated time"),
+			func() cli.Flag {
+				f := durationFlag("measure-from", "", positive, "start of the measurement, before --duration")
+				f.DefaultText = "half the duration"
+				return f
+			}(),
+			func() cli.Flag {
+				f := durationFlag("window", "", positive, "window of the Jain series, at most half the measured time")
+				f.DefaultText = "duration/30"
+				return f
+			}(),
+			seedFlag("seed of random draws"),
+			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(),
+			maxSamplesFlag(), maxRoundsFlag(),
 		},
 		Action: fairnessAction,
 	}
 }
 
 func fairnessAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
+	format := outputFormat(c)
 	s := response.FairnessSettings{
-		Mode: c.String("mode"), Algorithms: splitList(c.String("algo")), Flows: c.Int("flows"),
-		DropRule: model.DropRule(c.String("drop-rule")), Seed: c.Uint64("seed"), Workers: c.Int("workers"),
+		Mode: enumOf(c, "mode"), Algorithms: algosOf(c), Flows: intOf(c, "flows"),
+		DropRule: model.DropRule(enumOf(c, "drop-rule")), Seed: seedOf(c), Workers: intOf(c, "workers"),
+		StartGapS: quantity(c, "start-gap"), BottleneckBps: quantity(c, "bottleneck"), BottleneckDelayS: quantity(c, "bottleneck-delay"),
+		AccessBps: quantity(c, "access"), AccessDelayS: quantity(c, "access-delay"), BufferBDP: quantity(c, "buffer"),
+		LossP: quantity(c, "p"), DurationS: quantity(c, "duration"), RTTsS: listOf(c, "rtts"), Params: paramMap(c),
 	}
-	if s.DropRule != model.DropSynchronized && s.DropRule != model.DropProportional {
-		return fmt.Errorf("%w: --drop-rule %q: want synchronized or proportional", errUsage, s.DropRule)
-	}
-	if err := parseFlags(c, []quantityFlag{
-		{"start-gap", &s.StartGapS, model.ParseDuration},
-		{"bottleneck", &s.BottleneckBps, model.ParseRate},
-		{"bottleneck-delay", &s.BottleneckDelayS, model.ParseDuration},
-		{"access", &s.AccessBps, model.ParseRate},
-		{"access-delay", &s.AccessDelayS, model.ParseDuration},
-		{"p", &s.LossP, model.ParseNumber},
-		{"duration", &s.DurationS, model.ParseDuration},
-		{"measure-from", &s.MeasureFromS, model.ParseDuration},
-		{"window", &s.WindowS, model.ParseDuration},
-	}); err != nil {
-		return err
-	}
-	pkts, bdp, err := model.ParseBuffer(c.String("buffer"))
-	if err != nil || pkts > 0 {
-		return fmt.Errorf("%w: --buffer %q: want a BDP multiple such as 1bdp", errUsage, c.String("buffer"))
-	}
-	s.BufferBDP = bdp
-	if s.RTTsS, err = parseQuantities("rtts", c.String("rtts"), model.ParseDuration); err != nil {
-		return err
+	for _, fm := range [][2]string{{"flows", response.ModeSame}, {"start-gap", response.ModeSame}, {"rtts", response.ModeRTT}, {"against", response.ModeFriendliness}} {
+		if c.IsSet(fm[0]) && s.Mode != fm[1] {
+			return flagErr(c, fm[0], "only --mode %s uses it (this is --mode %s)", fm[1], s.Mode)
+		}
 	}
 	against, count, ok := strings.Cut(c.String("against"), ":")
 	n, convErr := strconv.Atoi(count)
-	if !ok || convErr != nil || n < 1 {
-		return fmt.Errorf("%w: --against %q: want algo:count, e.g. reno:4", errUsage, c.String("against"))
+	if _, err := model.New(against); err != nil || !ok || convErr != nil || n < 1 || n > 10000 {
+		return flagErr(c, "against", "want ALGO:COUNT with an algorithm tcpfluid algos lists and 1 to 10000 flows, such as reno:4")
 	}
 	s.Against, s.AgainstFlows = against, n
-	if s.Params, err = paramOverrides(c); err != nil {
+	s.MeasureFromS, s.WindowS = s.DurationS/2, s.DurationS/30
+	if c.IsSet("measure-from") {
+		if s.MeasureFromS = quantity(c, "measure-from"); s.MeasureFromS >= s.DurationS {
+			return flagErr(c, "measure-from", "want a time before --duration %s", model.FormatDuration(s.DurationS))
+		}
+	}
+	if c.IsSet("window") {
+		s.WindowS = quantity(c, "window")
+	}
+	if span := s.DurationS - s.MeasureFromS; s.WindowS > span/2 {
+		return flagErr(c, "window", "want at most half the measured %s (from %s to --duration %s), so that the shares span two windows",
+			model.FormatDuration(span), model.FormatDuration(s.MeasureFromS), model.FormatDuration(s.DurationS))
+	}
+	if s.Mode == response.ModeSame && float64(s.Flows-1)*s.StartGapS >= s.DurationS {
+		return usagef("--flows %d with --start-gap %s: the last flow would start at %s, not before --duration %s", s.Flows,
+			model.FormatDuration(s.StartGapS), model.FormatDuration(float64(s.Flows-1)*s.StartGapS), model.FormatDuration(s.DurationS))
+	}
+	algos := slices.Clone(s.Algorithms)
+	if s.Mode == response.ModeFriendliness {
+		algos = append(algos, s.Against)
+	}
+	if err := checkParamTargets(c, algos); err != nil {
 		return err
 	}
+	// Work: every flow's round trips, and the trace the measurement samples every window.
+	var rtts []float64
+	switch s.Mode {
+	case response.ModeSame:
+		for range s.Flows {
+			rtts = append(rtts, 2*(2*s.AccessDelayS+s.BottleneckDelayS))
+		}
+	case response.ModeRTT:
+		rtts = s.RTTsS
+	case response.ModeFriendliness:
+		for range 1 + s.AgainstFlows {
+			rtts = append(rtts, 2*(2*s.AccessDelayS+s.BottleneckDelayS))
+		}
+	}
+	rounds := 0.0
+	for _, r := range rtts {
+		rounds += s.DurationS / r
+	}
+	rows := (math.Floor(s.DurationS/s.WindowS) + 1) * float64(2*len(rtts)+2)
+	if err := beyond(c, fmt.Sprintf("trace rows (%s in windows of %s, %s)", model.FormatDuration(s.DurationS), model.FormatDuration(s.WindowS), plural(len(rtts), "flow")),
+		rows, "max-samples", "a longer --window"); err != nil {
+		return err
+	}
+	if err := beyond(c, fmt.Sprintf("round trips of the fluid engine per algorithm (%s over %s)", plural(len(rtts), "flow"), model.FormatDuration(s.DurationS)),
+		rounds, "max-rounds", "a shorter --duration"); err != nil {
+		return err
+	}
+	bar := startProgress(c, "fairness", 0)
 	rep, err := response.Fairness(c.Context, s)
+	bar.done()
 	if err != nil {
 		return settingsError(err)
 	}
@@ -360,34 +401,46 @@ func fairnessAction(c *cli.Context) error {
 	case formatJSON:
 		return writeJSON(w, rep)
 	case formatCSV:
-		fmt.Fprintln(w, "algorithm,flow,flow_algorithm,rtt_s,throughput_bps,fraction,jain")
+		cw := newCSV(w, "algorithm", "flow", "flow_algorithm", "rtt_s", "throughput_bps", "fraction", "jain", "utilisation",
+			"rtt_unfairness_exponent", "rtt_unfairness_r2", "algorithm_share")
 		for _, r := range rep.Results {
 			for _, sh := range r.Shares {
-				fmt.Fprintf(w, "%s,%d,%s,%s,%s,%s,%s\n", r.Algorithm, sh.Flow, sh.Algorithm, num(sh.RTTS), num(sh.ThroughputBps), num(sh.Fraction), num(r.Jain))
+				cw.row(r.Algorithm, strconv.Itoa(sh.Flow), sh.Algorithm, full(sh.RTTS), full(sh.ThroughputBps), full(sh.Fraction), full(r.Jain),
+					full(r.Utilisation), fullPtr(r.RTTExponent), fullPtr(r.RTTExpR2), fullPtr(r.AlgorithmShare))
 			}
 		}
-		return nil
+		return cw.flush()
 	}
 	fmt.Fprintf(w, "fairness, mode %s, %s loss, drop rule %s, %s fluid form\n", rep.Mode, rep.LossModel, rep.DropRule, rep.Form)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "algorithm\tflows\tJain\tmin Jain (windows)\tutilisation\tshares (flow: algo, RTT, throughput)\textra")
 	for _, r := range rep.Results {
-		minJ := 1.0
+		minJ := math.NaN()
 		for _, j := range r.JainSeries {
-			minJ = min(minJ, j.Jain)
+			if math.IsNaN(minJ) || j.Jain < minJ {
+				minJ = j.Jain
+			}
 		}
 		var shares []string
 		for _, sh := range r.Shares {
 			shares = append(shares, fmt.Sprintf("%d: %s %s %s", sh.Flow, sh.Algorithm, model.FormatDuration(sh.RTTS), model.FormatRate(sh.ThroughputBps)))
 		}
-		extra := ""
-		if r.RTTExponent != nil {
-			extra = fmt.Sprintf("RTT exponent %.2f", *r.RTTExponent)
-		}
-		if r.AlgorithmShare != nil {
-			extra = fmt.Sprintf("share %.1f%%", 100**r.AlgorithmShare)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.1f%%\t%s\t%s\n", r.Algorithm, r.Flows, r.Jain, minJ, 100*r.Utilisation, strings.Join(shares, "; "), extra)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s%%\t%s\t%s\n", r.Algorithm, r.Flows, cell("%.4f", r.Jain), cell("%.4f", minJ), cell("%.1f", 100*r.Utilisation),
+			strings.Join(shares, "; "), fairnessExtra(rep.Mode, r, "share"))
 	}
 	return tw.Flush()
+}
+
+// fairnessExtra is the mode's own figure for a table: the RTT exponent, "-" when it is
+// undefined (equal RTTs), or the tested algorithm's share.
+func fairnessExtra(mode string, r response.FairnessResult, shareLabel string) string {
+	switch mode {
+	case response.ModeRTT:
+		return "RTT exponent " + cellPtr("%.2f", r.RTTExponent)
+	case response.ModeFriendliness:
+		if r.AlgorithmShare != nil {
+			return shareLabel + " " + cell("%.1f", 100**r.AlgorithmShare) + "%"
+		}
+	}
+	return ""
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
@@ -20,5 +19,5 @@ func runEngine(ctx context.Context, engine, form string, sc *model.Scenario, see
 		pkt.Seed, pkt.SampleS = seed, sampleS
 		return packet.Run(ctx, sc, pkt)
 	}
-	return nil, fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, engine)
+	return nil, usagef("--engine %s: want fluid or packet", engine)
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -173,7 +174,11 @@ func TestCLIRunInitialSsthresh(t *testing.T) {
 		for _, line := range strings.Split(out, "\n")[1:] {
 			col := strings.Split(line, ",")
 			if len(col) > 5 && col[0] == "0" && col[1] != "-1" {
-				got = append(got, col[5])
+				v, err := strconv.ParseFloat(col[5], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, strconv.FormatFloat(v, 'g', 8, 64)) // the CSV has every digit
 			}
 		}
 		return got

@@ -39,25 +39,30 @@ func stabilityCommand() *cli.Command {
 		Usage:       "mean-field equilibrium and linear stability (verdict, delay margin) over RTT and flow count",
 		Description: stabilityDescription,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "algo", Value: "reno", Usage: "algorithm with a mean-field form (reno, newreno, scalable, highspeed)"},
-			paramFlag(),
-			&cli.StringFlag{Name: "bandwidth", Value: "15Mbps", Usage: "bottleneck rate"},
-			&cli.StringFlag{Name: "mss", Value: "500B", Usage: "packet size on the wire"},
-			&cli.StringFlag{Name: "rtt", Value: "200ms", Usage: "propagation RTT grid, e.g. 100ms:1s:10"},
-			&cli.StringFlag{Name: "flows", Value: "60", Usage: "flow-count grid, e.g. 10,60,1e6"},
-			&cli.StringFlag{Name: "queue", Value: "red", Usage: "red or droptail (droptail has no linearisation: the queue sits at its buffer)"},
-			&cli.StringFlag{Name: "buffer", Value: "0", Usage: "buffer in packets; 0: none"},
-			&cli.StringFlag{Name: "loss", Value: "0", Usage: "random loss probability per packet"},
-			&cli.StringFlag{Name: "red-min", Value: "130", Usage: "RED min_thresh, packets"},
-			&cli.StringFlag{Name: "red-max", Value: "650", Usage: "RED max_thresh, packets"},
-			&cli.StringFlag{Name: "red-maxp", Value: "0.1", Usage: "RED max_p"},
-			&cli.StringFlag{Name: "red-k", Usage: "RED averaging pole K, 1/s (default 0.005; weight = 1 − e^(−K/C))"},
-			&cli.StringFlag{Name: "red-weight", Usage: "RED per-packet EWMA weight q_weight instead of --red-k"},
-			&cli.BoolFlag{Name: "critical", Usage: "add the critical propagation RTT of each flow count"},
-			&cli.StringFlag{Name: "simulate", Value: "0", Usage: "integrate the delay equation this long from the perturbed equilibrium (0: no)"},
-			&cli.StringFlag{Name: "perturb", Value: "0.01", Usage: "relative perturbation of the windows at the start of --simulate"},
-			&cli.StringFlag{Name: "series", Value: "0", Usage: "with one point and --simulate: print the run's time series at this interval"},
+			algoFlag("reno", "algorithm with a mean-field form (reno, newreno, scalable, highspeed)"),
+			paramFlag("parameter `algo.name=value` of --algo"),
+			rateFlag("bandwidth", "15Mbps", positive, "bottleneck rate"),
+			sizeFlag("mss", "500B", positive, "packet size on the wire"),
+			stringFlag("rtt", "200ms", "propagation RTT `GRID` of durations, e.g. 100ms:1s:10"),
+			stringFlag("flows", "60", "flow-count `GRID`, e.g. 10,60,1e6"),
+			enumFlag("queue", "red", []string{"red", "droptail"}, "queue (droptail has no linearisation: the queue sits at its buffer)"),
+			quantityFlag("buffer", "0", packetsKind, nonNegative, "buffer; 0: none"),
+			numberFlag("loss", "0", probability, "random loss probability per packet"),
+			quantityFlag("red-min", "130", packetsKind, nonNegative, "RED min_thresh"),
+			quantityFlag("red-max", "650", packetsKind, positive, "RED max_thresh, above --red-min"),
+			numberFlag("red-maxp", "0.1", bound{lo: 0, hi: 1, loOpen: true}, "RED max_p"),
+			func() cli.Flag {
+				f := numberFlag("red-k", "", positive, "RED averaging pole K, 1/s (weight = 1 − e^(−K/C))")
+				f.DefaultText = "0.005"
+				return f
+			}(),
+			numberFlag("red-weight", "", bound{lo: 0, hi: 1, loOpen: true}, "RED per-packet EWMA weight q_weight instead of --red-k"),
+			boolFlag("critical", "add the critical propagation RTT of each flow count"),
+			durationFlag("simulate", "0", nonNegative, "integrate the delay equation this long from the perturbed equilibrium (0: no)"),
+			numberFlag("perturb", "0.01", bound{lo: -1, hi: 1, loOpen: true, hiOpen: true}, "with --simulate: relative perturbation of the windows at the start"),
+			durationFlag("series", "0", nonNegative, "with one point and --simulate: print the run's time series at this interval (0: no)"),
 			formatFlag(),
+			maxRoundsFlag(),
 		},
 		Action: stabilityAction,
 	}
@@ -113,15 +118,16 @@ type hmtgPoint struct {
 	Margins meanfield.Margins `json:"margins"`
 }
 
+// simPoint is a run's summary; a figure the run leaves undefined is null.
 type simPoint struct {
-	DurationS        float64 `json:"duration_s"`
-	Behaviour        string  `json:"behaviour"`
-	AmplitudeEarly   float64 `json:"amplitude_early"`
-	AmplitudeLate    float64 `json:"amplitude_late"`
-	EnvelopeRatePerS float64 `json:"envelope_rate_per_s"`
-	MeanCwndPkts     float64 `json:"mean_cwnd_pkts"`
-	MeanQueuePkts    float64 `json:"mean_queue_pkts"`
-	Steps            int     `json:"steps"`
+	DurationS        float64  `json:"duration_s"`
+	Behaviour        string   `json:"behaviour"`
+	AmplitudeEarly   *float64 `json:"amplitude_early"`
+	AmplitudeLate    *float64 `json:"amplitude_late"`
+	EnvelopeRatePerS *float64 `json:"envelope_rate_per_s"`
+	MeanCwndPkts     *float64 `json:"mean_cwnd_pkts"`
+	MeanQueuePkts    *float64 `json:"mean_queue_pkts"`
+	Steps            int      `json:"steps"`
 }
 
 type stabilitySample struct {
@@ -137,7 +143,7 @@ type stabilitySample struct {
 // finite and > 0.
 func stabilityGrid(flag, s string, parse func(string) (float64, error), unit string) ([]float64, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: --%s %q: "+format, append([]any{errUsage, flag, s}, args...)...)
+		return usagef("--%s %s: "+format, append([]any{flag, showValue(s)}, args...)...)
 	}
 	var vals []float64
 	if parts := strings.Split(s, ":"); len(parts) > 1 {
@@ -148,8 +154,10 @@ func stabilityGrid(flag, s string, parse func(string) (float64, error), unit str
 		hi, err2 := parse(parts[1])
 		n, err3 := strconv.Atoi(strings.TrimSpace(parts[2]))
 		switch {
-		case err1 != nil || err2 != nil:
-			return nil, bad("min and max must be %s", unit)
+		case err1 != nil:
+			return nil, bad("min: %v", problem(err1))
+		case err2 != nil:
+			return nil, bad("max: %v", problem(err2))
 		case err3 != nil || n < 2 || n > 1000:
 			return nil, bad("count must be a whole number from 2 to 1000")
 		case !(lo > 0) || !(hi > lo):
@@ -168,7 +176,7 @@ func stabilityGrid(flag, s string, parse func(string) (float64, error), unit str
 	for _, item := range splitList(s) {
 		v, err := parse(item)
 		if err != nil {
-			return nil, bad("%q is not %s", item, unit)
+			return nil, bad("%v", problem(err))
 		}
 		if !(v > 0) || math.IsInf(v, 0) {
 			return nil, bad("%v, want a finite value > 0", v)
@@ -181,36 +189,11 @@ func stabilityGrid(flag, s string, parse func(string) (float64, error), unit str
 	return vals, nil
 }
 
-// stabilityNumber parses a plain-number flag within [lo, hi] (open at the ends marked).
-func stabilityNumber(c *cli.Context, flag string, parse func(string) (float64, error), ok func(float64) bool, want string) (float64, error) {
-	s := c.String(flag)
-	v, err := parse(s)
-	if err != nil || !ok(v) {
-		return 0, fmt.Errorf("%w: --%s %q: want %s", errUsage, flag, s, want)
-	}
-	return v, nil
-}
-
 func stabilityAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	if c.Args().Len() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, c.Args().First())
-	}
-	pos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
-	nonneg := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
-	bw, err := stabilityNumber(c, "bandwidth", model.ParseRate, pos, "a rate > 0 such as 15Mbps")
-	if err != nil {
-		return err
-	}
-	mss, err := stabilityNumber(c, "mss", model.ParseSize, pos, "a size > 0 such as 500B")
-	if err != nil {
-		return err
-	}
+	format := outputFormat(c)
+	bw, mss := quantity(c, "bandwidth"), quantity(c, "mss")
 	capacity := bw / (8 * mss)
-	rtts, err := stabilityGrid("rtt", c.String("rtt"), model.ParseDuration, "a duration such as 200ms")
+	rtts, err := stabilityGrid("rtt", c.String("rtt"), model.ParseDurationUnit, "a duration with its unit such as 200ms")
 	if err != nil {
 		return err
 	}
@@ -218,50 +201,42 @@ func stabilityAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	buffer, err := stabilityNumber(c, "buffer", model.ParseNumber, nonneg, "packets ≥ 0 (0: none)")
-	if err != nil {
-		return err
-	}
-	loss, err := stabilityNumber(c, "loss", model.ParseNumber, func(v float64) bool { return v >= 0 && v < 1 }, "a probability 0 ≤ p < 1")
-	if err != nil {
-		return err
-	}
-	simS, err := stabilityNumber(c, "simulate", model.ParseDuration, nonneg, "a duration ≥ 0 (0: no run)")
-	if err != nil {
-		return err
-	}
-	perturb, err := stabilityNumber(c, "perturb", model.ParseNumber, func(v float64) bool { return v > -1 && v < 1 }, "a fraction −1 < perturb < 1")
-	if err != nil {
-		return err
-	}
-	seriesS, err := stabilityNumber(c, "series", model.ParseDuration, nonneg, "a duration ≥ 0 (0: no series)")
-	if err != nil {
-		return err
+	buffer, loss := quantity(c, "buffer"), quantity(c, "loss")
+	simS, perturb, seriesS := quantity(c, "simulate"), quantity(c, "perturb"), quantity(c, "series")
+	if c.IsSet("perturb") && simS == 0 {
+		return flagErr(c, "perturb", "perturbs the start of --simulate, which is not given")
 	}
 	if seriesS > 0 && (simS == 0 || len(rtts)*len(flows) != 1) {
-		return fmt.Errorf("%w: --series %q: needs --simulate and a single point (one --rtt, one --flows), not %d", errUsage, c.String("series"), len(rtts)*len(flows))
+		return usagef("--series %s: needs --simulate and a single point (one --rtt, one --flows), not %d", c.String("series"), len(rtts)*len(flows))
 	}
 	if seriesS > 0 && simS/seriesS > 1e6 {
-		return fmt.Errorf("%w: --series %q: at most 10^6 samples over --simulate %q", errUsage, c.String("series"), c.String("simulate"))
+		return usagef("--series %s: at most 10^6 samples over --simulate %s", c.String("series"), c.String("simulate"))
 	}
-	params, err := paramOverrides(c)
-	if err != nil {
-		return err
+	if simS > 0 {
+		rounds := 0.0
+		for _, r := range rtts {
+			rounds += float64(len(flows)) * simS / r
+		}
+		if err := beyond(c, fmt.Sprintf("round trips of the delay equation (--simulate %s over %d points)", model.FormatDuration(simS), len(rtts)*len(flows)),
+			rounds, "max-rounds", "a shorter --simulate or fewer points"); err != nil {
+			return err
+		}
 	}
-	algo := c.String("algo")
+	params := paramMap(c)
+	algo := algoOf(c)
 	for a := range params {
 		if a != algo {
-			return fmt.Errorf("%w: --param %s.*: want parameters of --algo %s", errUsage, a, algo)
+			return usagef("--param %s.*: want parameters of --algo %s", a, algo)
 		}
 	}
 	if _, err := meanfield.LawOf(algo, params[algo]); err != nil {
 		switch {
 		case errors.Is(err, meanfield.ErrNoMeanField), errors.Is(err, model.ErrUnknownAlgorithm), errors.Is(err, model.ErrParam):
-			return fmt.Errorf("%w: --algo %s: %w", errUsage, algo, err)
+			return usagef("--algo %s: %s", algo, oneLine(err.Error()))
 		}
 		return err
 	}
-	rep := &stabilityReport{Algorithm: algo, CapacityPktsPerS: capacity, PacketBytes: mss, Queue: c.String("queue"), BufferPkts: buffer, LossP: loss}
+	rep := &stabilityReport{Algorithm: algo, CapacityPktsPerS: capacity, PacketBytes: mss, Queue: enumOf(c, "queue"), BufferPkts: buffer, LossP: loss}
 	link := meanfield.Link{Name: "bottleneck", CapacityPktsPerS: capacity, BufferPkts: buffer, LossP: loss}
 	switch rep.Queue {
 	case "red":
@@ -275,13 +250,11 @@ func stabilityAction(c *cli.Context) error {
 			rep.RED.KPerS = &k
 		}
 	case "droptail":
-		for _, f := range []string{"red-k", "red-weight"} {
+		for _, f := range []string{"red-k", "red-weight", "red-min", "red-max", "red-maxp"} {
 			if c.IsSet(f) {
-				return fmt.Errorf("%w: --%s: only with --queue red", errUsage, f)
+				return flagErr(c, f, "only with --queue red")
 			}
 		}
-	default:
-		return fmt.Errorf("%w: --queue %q: want red or droptail", errUsage, rep.Queue)
 	}
 	network := func(rtt, n float64) (*meanfield.Network, error) {
 		law, err := meanfield.LawOf(algo, params[algo])
@@ -291,6 +264,8 @@ func stabilityAction(c *cli.Context) error {
 		return &meanfield.Network{Links: []meanfield.Link{link},
 			Classes: []meanfield.Class{{Name: algo, Law: law, Flows: n, PropRTTS: rtt, Links: []int{0}}}}, nil
 	}
+	bar := startProgress(c, "stability", len(rtts)*len(flows))
+	defer bar.done()
 	for _, n := range flows {
 		var critical *float64
 		if c.Bool("critical") {
@@ -321,8 +296,10 @@ func stabilityAction(c *cli.Context) error {
 			pt.CriticalPropRTTS = critical
 			rep.Points = append(rep.Points, pt)
 			rep.Series = series
+			bar.add()
 		}
 	}
+	bar.done()
 	w := c.App.Writer
 	if seriesS > 0 {
 		return writeStabilitySeries(w, format, rep)
@@ -338,37 +315,22 @@ func stabilityAction(c *cli.Context) error {
 
 // stabilityRED builds RED from the flags; K and the weight are two forms of one setting.
 func stabilityRED(c *cli.Context, capacity float64) (*model.RED, float64, error) {
-	pos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
-	nonneg := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
-	lo, err := stabilityNumber(c, "red-min", model.ParseNumber, nonneg, "packets ≥ 0")
-	if err != nil {
-		return nil, 0, err
+	lo, hi := quantity(c, "red-min"), quantity(c, "red-max")
+	if hi <= lo {
+		return nil, 0, flagErr(c, "red-max", "want more packets than --red-min %s", num(lo))
 	}
-	hi, err := stabilityNumber(c, "red-max", model.ParseNumber, func(v float64) bool { return v > lo && !math.IsInf(v, 0) },
-		fmt.Sprintf("packets > --red-min (%v packets)", lo))
-	if err != nil {
-		return nil, 0, err
-	}
-	maxp, err := stabilityNumber(c, "red-maxp", model.ParseNumber, func(v float64) bool { return v > 0 && v <= 1 }, "0 < max_p ≤ 1")
-	if err != nil {
-		return nil, 0, err
-	}
-	red := &model.RED{MinThPkts: lo, MaxThPkts: hi, MaxP: maxp}
+	red := &model.RED{MinThPkts: lo, MaxThPkts: hi, MaxP: quantity(c, "red-maxp")}
 	var k float64
 	switch {
 	case c.IsSet("red-k") && c.IsSet("red-weight"):
-		return nil, 0, fmt.Errorf("%w: --red-k and --red-weight: give one (the weight is 1 − e^(−K/C))", errUsage)
+		return nil, 0, usagef("--red-k and --red-weight: give one (the weight is 1 − e^(−K/C))")
 	case c.IsSet("red-weight"):
-		if red.Weight, err = stabilityNumber(c, "red-weight", model.ParseNumber, func(v float64) bool { return v > 0 && v <= 1 }, "0 < q_weight ≤ 1"); err != nil {
-			return nil, 0, err
-		}
+		red.Weight = quantity(c, "red-weight")
 		k = -capacity * math.Log1p(-red.Weight)
 	default:
 		k = 0.005
 		if c.IsSet("red-k") {
-			if k, err = stabilityNumber(c, "red-k", model.ParseNumber, pos, "a pole > 0, 1/s"); err != nil {
-				return nil, 0, err
-			}
+			k = quantity(c, "red-k")
 		}
 		red.Weight = -math.Expm1(-k / capacity)
 	}
@@ -422,8 +384,8 @@ func stabilityAt(c *cli.Context, net *meanfield.Network, simS, perturb, seriesS 
 	if err != nil {
 		return pt, nil, err
 	}
-	pt.Simulation = &simPoint{DurationS: simS, Behaviour: res.Behaviour, AmplitudeEarly: res.AmplitudeEarly, AmplitudeLate: res.AmplitudeLate,
-		EnvelopeRatePerS: res.EnvelopeRatePerS, MeanCwndPkts: res.Classes[0].MeanCwndPkts, MeanQueuePkts: res.Links[0].MeanQueuePkts, Steps: res.Steps}
+	pt.Simulation = &simPoint{DurationS: simS, Behaviour: res.Behaviour, AmplitudeEarly: finite(res.AmplitudeEarly), AmplitudeLate: finite(res.AmplitudeLate),
+		EnvelopeRatePerS: finite(res.EnvelopeRatePerS), MeanCwndPkts: finite(res.Classes[0].MeanCwndPkts), MeanQueuePkts: finite(res.Links[0].MeanQueuePkts), Steps: res.Steps}
 	var series []stabilitySample
 	for _, s := range res.Series {
 		series = append(series, stabilitySample{TS: s.TS, CwndPkts: s.CwndPkts[0], RTTS: s.RTTS[0], LossP: s.LossP[0], QueuePkts: s.QueuePkts[0], AvgQueuePkts: s.AvgQueuePkts[0]})
@@ -437,6 +399,14 @@ func opt(v *float64, none string) string {
 		return none
 	}
 	return num(*v)
+}
+
+// optFull writes an optional value at full precision for CSV, none when absent.
+func optFull(v *float64, none string) string {
+	if v == nil {
+		return none
+	}
+	return full(*v)
 }
 
 func writeStabilityTable(w io.Writer, rep *stabilityReport) error {
@@ -456,7 +426,7 @@ func writeStabilityTable(w io.Writer, rep *stabilityReport) error {
 			hpm = opt(p.HMTG.Margins.PhaseMarginDeg, "-")
 		}
 		if p.Simulation != nil {
-			run = fmt.Sprintf("%s (amplitude %.3g)", p.Simulation.Behaviour, p.Simulation.AmplitudeLate)
+			run = fmt.Sprintf("%s (amplitude %s)", p.Simulation.Behaviour, cellPtr("%.3g", p.Simulation.AmplitudeLate))
 		}
 		verdict := p.Verdict
 		if p.Note != "" {
@@ -475,18 +445,18 @@ func writeStabilityCSV(w io.Writer, rep *stabilityReport) error {
 	for _, p := range rep.Points {
 		var wc, pm, dm, gm, hv, hpm, hdm, rb, ra string
 		if p.Loop != nil {
-			wc, pm, dm, gm = opt(p.Loop.CrossoverRadPerS, ""), opt(p.Loop.PhaseMarginDeg, ""), opt(p.Loop.DelayMarginS, ""), opt(p.Loop.GainMargin, "")
+			wc, pm, dm, gm = optFull(p.Loop.CrossoverRadPerS, ""), optFull(p.Loop.PhaseMarginDeg, ""), optFull(p.Loop.DelayMarginS, ""), optFull(p.Loop.GainMargin, "")
 		}
 		if p.HMTG != nil {
-			hv, hpm, hdm = p.HMTG.Verdict, opt(p.HMTG.Margins.PhaseMarginDeg, ""), opt(p.HMTG.Margins.DelayMarginS, "")
+			hv, hpm, hdm = p.HMTG.Verdict, optFull(p.HMTG.Margins.PhaseMarginDeg, ""), optFull(p.HMTG.Margins.DelayMarginS, "")
 		}
 		if p.Simulation != nil {
-			rb, ra = p.Simulation.Behaviour, num(p.Simulation.AmplitudeLate)
+			rb, ra = p.Simulation.Behaviour, fullPtr(p.Simulation.AmplitudeLate)
 		}
-		fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", num(p.PropRTTS), num(p.Flows),
-			opt(p.CwndPkts, ""), opt(p.QueuePkts, ""), opt(p.RTTS, ""), opt(p.LossP, ""), p.Regime, p.Verdict,
-			opt(p.DecayRatePerS, ""), opt(p.FrequencyRadPerS, ""), opt(p.PeriodS, ""), wc, pm, dm, gm, hv, hpm, hdm,
-			opt(p.CriticalPropRTTS, ""), rb, ra)
+		fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", full(p.PropRTTS), full(p.Flows),
+			optFull(p.CwndPkts, ""), optFull(p.QueuePkts, ""), optFull(p.RTTS, ""), optFull(p.LossP, ""), p.Regime, p.Verdict,
+			optFull(p.DecayRatePerS, ""), optFull(p.FrequencyRadPerS, ""), optFull(p.PeriodS, ""), wc, pm, dm, gm, hv, hpm, hdm,
+			optFull(p.CriticalPropRTTS, ""), rb, ra)
 	}
 	return nil
 }
@@ -496,11 +466,11 @@ func writeStabilitySeries(w io.Writer, format string, rep *stabilityReport) erro
 	case formatJSON:
 		return writeJSON(w, rep)
 	case formatCSV:
-		fmt.Fprintln(w, "t_s,cwnd_pkts,rtt_s,loss_p,queue_pkts,avg_queue_pkts")
+		cw := newCSV(w, "t_s", "cwnd_pkts", "rtt_s", "loss_p", "queue_pkts", "avg_queue_pkts")
 		for _, s := range rep.Series {
-			fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s\n", num(s.TS), num(s.CwndPkts), num(s.RTTS), num(s.LossP), num(s.QueuePkts), num(s.AvgQueuePkts))
+			cw.row(full(s.TS), full(s.CwndPkts), full(s.RTTS), full(s.LossP), full(s.QueuePkts), full(s.AvgQueuePkts))
 		}
-		return nil
+		return cw.flush()
 	}
 	tw := newTable(w)
 	fmt.Fprintln(tw, "t (s)\tW (pkts)\tRTT (s)\tp\tq (pkts)\tRED avg (pkts)")

@@ -39,7 +39,7 @@ func TestScenarioShowRoundTrip(t *testing.T) {
 	if _, err := runCLI(t, "scenario", "show", "seed999"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "seed999") {
 		t.Errorf("unknown name: %v", err)
 	}
-	out, err := runCLI(t, "scenario", "list")
+	out, err := runCLI(t, "scenario", "list", "--format", "table")
 	if err != nil || !strings.Contains(out, "seed000-colo-gamma") || !strings.Contains(out, "--param colo.gamma=0.5:3:6") {
 		t.Errorf("scenario list: %v\n%s", err, out)
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,35 +25,67 @@ import (
 
 func studyFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "out", Value: "tcpfluid-report", Usage: "directory of the report"},
-		&cli.StringFlag{Name: "echarts", Value: "inline", Usage: "how index.html loads ECharts: inline (in the page), local (echarts.min.js next to it) or remote (from the network)"},
-		&cli.StringFlag{Name: "echarts-file", EnvVars: []string{report.EChartsEnv}, Usage: "echarts.min.js for --echarts inline|local instead of the built-in ECharts " + report.EChartsVersion},
-		&cli.StringFlag{Name: "static", Value: "svg,png,pdf", Usage: "formats of the static figures: svg, png, pdf (\"\" for none)"},
+		stringFlag("out", "tcpfluid-report", "write the report into the directory `DIR`"),
+		stringFlag("echarts", "inline", "how index.html loads ECharts: `MODE` inline (in the page), local (echarts.min.js next to it) or remote (from the network)"),
+		&cli.StringFlag{Name: "echarts-file", EnvVars: []string{report.EChartsEnv}, Usage: "echarts.min.js `FILE` for --echarts inline|local instead of the built-in ECharts " + report.EChartsVersion},
+		stringFlag("static", "svg,png,pdf", "`FORMATS` of the static figures, a comma list of svg, png, pdf (\"\" for none)"),
+		formatFlag(),
 	}
 }
 
+// studyStatic are the static figure formats the report writes.
+var studyStatic = []string{"svg", "png", "pdf"}
+
 // defaultStudy is what `tcpfluid` does without a command: response functions of every
 // algorithm with fits and references, the fill/recovery table, fairness on the seed-000
-// dumbbell, and the seed scenarios; it writes the report directory and prints a summary.
+// dumbbell, and the seed scenarios; it writes the report directory and prints a summary
+// (--format table, json or csv). Its options are checked, and the report directory
+// created, before anything runs; Ctrl-C ends it in any phase.
 func defaultStudy(c *cli.Context) error {
-	if c.Args().Len() > 0 {
-		return fmt.Errorf("%w: unknown command %q (see tcpfluid --help)", errUsage, c.Args().First())
-	}
+	format := outputFormat(c)
 	opts, err := reportOptions(c)
 	if err != nil {
 		return err
 	}
+	if f := opts.EChartsFile; f != "" && opts.ECharts != report.EChartsRemote {
+		if _, err := os.Stat(f); err != nil {
+			return usagef("--echarts-file %s: %v", showValue(f), errors.Unwrap(err))
+		}
+	}
+	dir := c.String("out")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usagef("--out %s: %v", showValue(dir), errors.Unwrap(err))
+	}
 	start := time.Now()
-	st, err := runStudy(c.Context)
+	bar := startProgress(c, "study", studySteps())
+	defer bar.done()
+	st, err := runStudyWith(c.Context, func(label string) { bar.describe("study: " + label); bar.add() })
 	if err != nil {
 		return err
 	}
-	dir := c.String("out")
-	if err := st.write(dir, opts); err != nil {
+	bar.describe("study: writing the report")
+	// report.Write takes no context: it runs aside, and Ctrl-C returns at once (the report
+	// is then incomplete).
+	written := make(chan error, 1)
+	go func() { written <- st.write(dir, opts) }()
+	select {
+	case err = <-written:
+	case <-c.Context.Done():
+		return fmt.Errorf("writing the report in %s: %w", dir, c.Context.Err())
+	}
+	if err != nil {
 		return err
 	}
+	bar.done()
+	index := filepath.Join(dir, "index.html")
+	switch format {
+	case formatJSON:
+		return writeJSON(c.App.Writer, st.summaryJSON(index, opts, time.Since(start).Seconds()))
+	case formatCSV:
+		return st.summaryCSV(c.App.Writer)
+	}
 	st.summary(c.App.Writer)
-	fmt.Fprintf(c.App.Writer, "\nreport: %s (ECharts %s), %.1f s\n", filepath.Join(dir, "index.html"), opts.ECharts, time.Since(start).Seconds())
+	fmt.Fprintf(c.App.Writer, "\nreport: %s (ECharts %s), %.1f s\n", index, opts.ECharts, time.Since(start).Seconds())
 	return nil
 }
 
@@ -61,10 +94,15 @@ func reportOptions(c *cli.Context) (report.Options, error) {
 	if o.Static = splitList(c.String("static")); o.Static == nil {
 		o.Static = []string{} // --static "": none
 	}
+	for _, f := range o.Static {
+		if !slices.Contains(studyStatic, f) {
+			return o, usagef("--static %s: %q is not a figure format; want a comma list of svg, png, pdf (\"\" for none)", showValue(c.String("static")), f)
+		}
+	}
 	o.EChartsFile = c.String("echarts-file")
 	m, err := report.ParseEChartsMode(c.String("echarts"))
 	if err != nil {
-		return o, fmt.Errorf("%w: --echarts: %w", errUsage, err)
+		return o, usagef("--echarts %s: want inline, local or remote", showValue(c.String("echarts")))
 	}
 	o.ECharts = m
 	return o, nil
@@ -104,21 +142,33 @@ func studyAlgorithms() []string {
 	return append(append([]string(nil), response.ClassicAlgorithms...), "colo")
 }
 
-func runStudy(ctx context.Context) (*study, error) {
+func runStudy(ctx context.Context) (*study, error) { return runStudyWith(ctx, func(string) {}) }
+
+// studySteps are the steps runStudyWith reports: response, converge, each fairness mode,
+// each validation point, Table 3 and each built-in.
+func studySteps() int {
+	return 2 + len(studyFairness) + len(response.ClassicAlgorithms) + 1 + len(model.BuiltinNames())
+}
+
+// runStudyWith runs the study, calling done with each step's name as it ends.
+func runStudyWith(ctx context.Context, done func(step string)) (*study, error) {
 	st := &study{}
 	var err error
 	if st.response, err = response.Response(ctx, response.Settings{Seed: 1}); err != nil { // the CLI's default seed
 		return nil, fmt.Errorf("response functions: %w", err)
 	}
+	done("response functions")
 	if st.converge, err = response.Converge(ctx, response.ConvergeSettings{Algorithms: studyAlgorithms()}); err != nil {
 		return nil, fmt.Errorf("fill and recovery: %w", err)
 	}
+	done("fill and recovery")
 	for _, s := range studyFairness {
 		rep, err := response.Fairness(ctx, s)
 		if err != nil {
 			return nil, fmt.Errorf("fairness %s: %w", s.Mode, err)
 		}
 		st.fairness = append(st.fairness, rep)
+		done("fairness " + s.Mode)
 	}
 	for _, algo := range response.ClassicAlgorithms {
 		v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, LossModel: "periodic", P: studyValidationP, Seed: 1})
@@ -126,10 +176,12 @@ func runStudy(ctx context.Context) (*study, error) {
 			return nil, fmt.Errorf("validation of %s: %w", algo, err)
 		}
 		st.points = append(st.points, v)
+		done("validation of " + algo)
 	}
 	if st.table3, err = seeds.Table3Experiment(ctx, 1); err != nil {
 		return nil, fmt.Errorf("seed 003: %w", err)
 	}
+	done("seed 003")
 	for _, name := range model.BuiltinNames() {
 		sc, err := model.Builtin(name)
 		if err != nil {
@@ -145,6 +197,7 @@ func runStudy(ctx context.Context) (*study, error) {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
+		done(name)
 	}
 	return st, nil
 }
@@ -220,7 +273,8 @@ func (st *study) responseSection() report.Section {
 			}
 		}
 		fig.Series = append(fig.Series, s, fit)
-		row := []string{r.Algorithm, fmt.Sprintf("%.4g", r.C), fmt.Sprintf("%.4f", r.D), fmt.Sprintf("%.5f", r.R2), fmt.Sprintf("%.0e", r.FitPMax), "-", "-", "-", "-", "-", "-"}
+		fc, fd, fr2 := fitCells(r)
+		row := []string{r.Algorithm, cell("%.4g", fc), cell("%.4f", fd), cell("%.5f", fr2), cell("%.0e", r.FitPMax), "-", "-", "-", "-", "-", "-"}
 		if r.Reference != nil {
 			row[5], row[6], row[7] = fmt.Sprintf("%.4g", r.RefC), num(r.Reference.D), r.Reference.Source
 		}
@@ -283,13 +337,7 @@ func (st *study) fairnessSection() report.Section {
 			for _, sh := range r.Shares {
 				shares = append(shares, fmt.Sprintf("%s %s: %s", sh.Algorithm, model.FormatDuration(sh.RTTS), model.FormatRate(sh.ThroughputBps)))
 			}
-			extra := ""
-			if r.RTTExponent != nil {
-				extra = fmt.Sprintf("RTT exponent %.2f", *r.RTTExponent)
-			}
-			if r.AlgorithmShare != nil {
-				extra = fmt.Sprintf("share %.1f%%", 100**r.AlgorithmShare)
-			}
+			extra := fairnessExtra(rep.Mode, r, "share")
 			tab.Rows = append(tab.Rows, []string{r.Algorithm, fmt.Sprint(r.Flows), fmt.Sprintf("%.4f", r.Jain),
 				fmt.Sprintf("%.1f%%", 100*r.Utilisation), strings.Join(shares, "; "), extra})
 			s := report.Series{Name: r.Algorithm}
@@ -503,14 +551,7 @@ func (st *study) summary(w io.Writer) {
 	fmt.Fprintln(tw, "fairness (seed-000 dumbbell)\talgorithm\tJain\textra")
 	for _, rep := range st.fairness {
 		for _, r := range rep.Results {
-			extra := ""
-			if r.RTTExponent != nil {
-				extra = fmt.Sprintf("RTT exponent %.2f", *r.RTTExponent)
-			}
-			if r.AlgorithmShare != nil {
-				extra = fmt.Sprintf("share against reno:4 %.1f%%", 100**r.AlgorithmShare)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\n", rep.Mode, r.Algorithm, r.Jain, extra)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", rep.Mode, r.Algorithm, cell("%.4f", r.Jain), fairnessExtra(rep.Mode, r, "share against reno:4"))
 		}
 	}
 	tw.Flush()
@@ -542,4 +583,80 @@ func (st *study) summary(w io.Writer) {
 		}
 	}
 	tw.Flush()
+}
+
+// studySummary is the study's JSON: where the report is, and every analysis as its
+// command prints it (the scenarios' results without their traces).
+type studySummary struct {
+	Report           string                     `json:"report"`
+	ECharts          string                     `json:"echarts"`
+	ElapsedS         float64                    `json:"elapsed_s"`
+	Response         *response.ResponseReport   `json:"response"`
+	Converge         *response.ConvergeReport   `json:"converge"`
+	Fairness         []*response.FairnessReport `json:"fairness"`
+	ValidationPoints []*validate.Report         `json:"validate_points"`
+	Table3           *seeds.Table3Report        `json:"validate_table3"`
+	Scenarios        []*model.Result            `json:"scenarios"`
+}
+
+func (st *study) summaryJSON(index string, o report.Options, elapsedS float64) studySummary {
+	return studySummary{Report: index, ECharts: o.ECharts.String(), ElapsedS: elapsedS, Response: st.response, Converge: st.converge,
+		Fairness: st.fairness, ValidationPoints: st.points, Table3: st.table3, Scenarios: st.scenarios}
+}
+
+// summaryCSV writes the summary's figures in long form: section, subject, metric, value.
+func (st *study) summaryCSV(w io.Writer) error {
+	cw := newCSV(w, "section", "subject", "metric", "value")
+	add := func(section, subject, metric string, v float64) { cw.row(section, subject, metric, full(v)) }
+	addPtr := func(section, subject, metric string, v *float64) { cw.row(section, subject, metric, fullPtr(v)) }
+	for _, r := range st.response.Results {
+		fc, fd, fr2 := fitCells(r)
+		add("response", r.Algorithm, "fit_c", fc)
+		add("response", r.Algorithm, "fit_d", fd)
+		add("response", r.Algorithm, "fit_r2", fr2)
+		if r.Reference != nil {
+			add("response", r.Algorithm, "reference_c_at_rtt", r.RefC)
+			add("response", r.Algorithm, "reference_d", r.Reference.D)
+		}
+		if r.Friendly != nil {
+			add("response", r.Algorithm, "friendly_p_star", r.Friendly.PStar)
+		}
+		if r.RTTExp != nil {
+			add("response", r.Algorithm, "rtt_exponent", r.RTTExp.E)
+		}
+	}
+	for _, r := range st.converge.Results {
+		subject := fmt.Sprintf("%s %s %gB", r.Algorithm, model.FormatRate(r.BandwidthBps), r.MSSBytes)
+		addPtr("converge", subject, "fill_time_s", r.FillTimeS)
+		addPtr("converge", subject, "recovery_time_s", r.RecoveryTimeS)
+	}
+	for _, rep := range st.fairness {
+		for _, r := range rep.Results {
+			add("fairness-"+rep.Mode, r.Algorithm, "jain", r.Jain)
+			if rep.Mode == response.ModeRTT {
+				addPtr("fairness-"+rep.Mode, r.Algorithm, "rtt_unfairness_exponent", r.RTTExponent)
+			}
+			if r.AlgorithmShare != nil {
+				add("fairness-"+rep.Mode, r.Algorithm, "algorithm_share", *r.AlgorithmShare)
+			}
+		}
+	}
+	for _, v := range st.points {
+		for _, m := range v.Metrics {
+			add("validate-point", v.Point.Algorithm, m.Metric+"_fluid", m.Fluid)
+			add("validate-point", v.Point.Algorithm, m.Metric+"_packet", m.Packet)
+		}
+	}
+	for _, r := range st.table3.Rows {
+		add("seed003-table3", r.Algorithm, "packet_dropped_pkts", r.Packet.DroppedPkts)
+		add("seed003-table3", r.Algorithm, "packet_delivered_pkts", r.Packet.DeliveredPkts)
+		add("seed003-table3", r.Algorithm, "packet_goodput_bps", r.Packet.GoodputBps)
+	}
+	for _, res := range st.scenarios {
+		for _, f := range res.Flows {
+			add("scenario "+res.Scenario, f.Name, "goodput_bps", f.GoodputBps)
+			add("scenario "+res.Scenario, f.Name, "loss_events", float64(f.LossEvents))
+		}
+	}
+	return cw.flush()
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -62,6 +64,14 @@ func TestStudyFigures(t *testing.T) {
 	st, err := runStudy(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The summary in JSON and CSV: every figure defined or null, never NaN.
+	var js, csv bytes.Buffer
+	if err := writeJSON(&js, st.summaryJSON("r/index.html", report.Options{}, 1)); err != nil || !json.Valid(js.Bytes()) {
+		t.Errorf("study JSON: %v", err)
+	}
+	if err := st.summaryCSV(&csv); err != nil || strings.Contains(csv.String(), "NaN") || !strings.HasPrefix(csv.String(), "section,subject,metric,value\n") {
+		t.Errorf("study CSV: %v\n%.300s", err, csv.String())
 	}
 	figs := map[string]report.Figure{}
 	for _, sec := range st.page().Sections {

@@ -14,7 +14,7 @@ func TestStudyReportEqualsCLI(t *testing.T) {
 		t.Skip("the default study takes a few seconds")
 	}
 	dir := t.TempDir()
-	out, err := runCLI(t, "--out", dir, "--echarts", "remote", "--static", "svg")
+	out, err := runCLI(t, "--out", dir, "--echarts", "remote", "--static", "svg", "--format", "table")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,13 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -101,7 +100,7 @@ func (g *gridFlag) Set(s string) error { g.values = append(g.values, s); return 
 func (g *gridFlag) String() string     { return strings.Join(g.values, " ") }
 
 func sweepOutFlag() cli.Flag {
-	return &cli.StringFlag{Name: "out", Usage: "write a chart and the data of the sweep to `DIR` (index.html, figures/*.svg, data/*)"}
+	return stringFlag("out", "", "write a chart and the data of the sweep to `DIR` (index.html, figures/*.svg, data/*)")
 }
 
 func sweepCommand() *cli.Command {
@@ -111,19 +110,24 @@ func sweepCommand() *cli.Command {
 			flags = append(flags, f)
 		}
 	}
+	replications := intFlag("replications", "1", 1, sweep.MaxReplications, "runs per point, each with its own seed: each metric's mean, _sd and _ci95 (95% confidence interval)")
+	replications.DefaultText = "1, or a built-in experiment's own"
+	shards := intFlag("shards", "", 1, sweep.MaxPoints, "number of shards for an index taken from JOB_COMPLETION_INDEX (required) or SLURM_ARRAY_TASK_ID (overrides the array's count)")
+	shards.DefaultText = "none"
 	flags = append(append(append(flags, flowOptionFlags()...), packetOptionFlags()...),
 		&cli.GenericFlag{Name: "param", Value: &gridFlag{}, Usage: "swept parameter `name=grid` (repeatable), e.g. colo.gamma=0.5:3:6, rtt=50ms,100ms, p=1e-6:1e-2:5:log"},
-		&cli.StringSliceFlag{Name: "metric", Usage: "metrics, comma-separated (default: the basic ones, per-flow ones for 2 to 8 flows, a built-in experiment's own): " +
+		&cli.StringSliceFlag{Name: "metric", Usage: "`METRICS`, comma-separated (default: the basic ones, per-flow ones for 2 to 8 flows, a built-in experiment's own): " +
 			strings.Join(sweep.AllMetrics, ", ") + ", and per flow " + strings.Join(sweep.PerFlowMetrics, ":FLOW, ") + ":FLOW"},
-		&cli.IntFlag{Name: "replications", Value: 1, DefaultText: "1, or a built-in experiment's own", Usage: "runs `N` per point, each with its own seed: each metric's mean, _sd and _ci95 (95% confidence interval)"},
-		&cli.StringFlag{Name: "bottleneck", Usage: "link `NAME` that buffer, p and capacity change and whose queue is measured (default: the lowest capacity)"},
-		&cli.StringFlag{Name: "shard", Usage: "run shard `k/n`: the points i with i mod n = k (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else 0/1)"},
-		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "number of shards `N` for an index taken from JOB_COMPLETION_INDEX (required) or SLURM_ARRAY_TASK_ID (overrides the array's count)"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the sweep; each point derives its own from it and its parameters"},
-		&cli.IntFlag{Name: "workers", DefaultText: "all cores", Usage: "points run at once"},
-		&cli.StringFlag{Name: "engine", Value: "fluid", Usage: "fluid or packet"},
+		replications,
+		stringFlag("bottleneck", "", "link `NAME` that buffer, p and capacity change and whose queue is measured (default: the lowest capacity)"),
+		stringFlag("shard", "", "run shard `k/n`: the points i with i mod n = k (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else 0/1)"),
+		shards,
+		seedFlag("seed of the sweep; each point derives its own from it and its parameters"),
+		workersFlag(),
+		enumFlag("engine", "fluid", engines, "engine"),
 		sweepOutFlag(),
 		formatFlag(),
+		maxRoundsFlag(), maxPacketsFlag(),
 	)
 	return &cli.Command{
 		Name:        "sweep",
@@ -147,28 +151,25 @@ func sweepCommand() *cli.Command {
 }
 
 func sweepAction(c *cli.Context) error {
-	if c.Args().Len() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q (parameters go in --param name=grid; merging is 'tcpfluid sweep merge FILE...')", errUsage, c.Args().First())
-	}
-	format, err := outputFormat(c)
-	if err != nil {
+	format := outputFormat(c)
+	spec := sweep.Spec{Bottleneck: c.String("bottleneck"), Seed: seedOf(c), Workers: intOf(c, "workers"),
+		Replications: intOf(c, "replications"), Engine: enumOf(c, "engine")}
+	var err error
+	if spec.Base, err = sweepBase(c); err != nil {
 		return err
 	}
-	base, err := sweepBase(c)
-	if err != nil {
-		return err
-	}
-	spec := sweep.Spec{Base: base, Bottleneck: c.String("bottleneck"), Seed: c.Uint64("seed"), Workers: c.Int("workers"),
-		Replications: c.Int("replications")}
 	grids := c.Generic("param").(*gridFlag).values
-	exp, isExp := sweep.Experiments[c.String("builtin")]
+	exp, isExp := sweep.Experiments[enumOf(c, "builtin")]
 	if len(grids) == 0 && isExp {
 		grids = exp.Axes
 	}
 	for _, p := range grids {
 		axis, err := sweep.ParseAxis(p)
 		if err != nil {
-			return fmt.Errorf("%w: --param: %w", errUsage, err)
+			return usagef("--param %s: %s", showValue(p), strings.TrimPrefix(oneLine(err.Error()), model.ErrSettings.Error()+": "))
+		}
+		if err := checkAxisTarget(spec.Base, axis); err != nil {
+			return err
 		}
 		spec.Axes = append(spec.Axes, axis)
 	}
@@ -181,28 +182,21 @@ func sweepAction(c *cli.Context) error {
 	if !c.IsSet("replications") && isExp && exp.Replications > 0 {
 		spec.Replications = exp.Replications
 	}
-	if spec.Replications < 1 {
-		return fmt.Errorf("%w: --replications %d, want >= 1", errUsage, spec.Replications)
-	}
-	if spec.Shard, spec.Shards, err = resolveShard(c.String("shard"), c.Int("shards"), os.Getenv); err != nil {
+	if spec.Shard, spec.Shards, err = resolveShard(c.String("shard"), intOf(c, "shards"), os.Getenv); err != nil {
 		return err
 	}
-	spec.Engine = c.String("engine")
-	if spec.Engine != sweep.EngineFluid && spec.Engine != sweep.EnginePacket {
-		return fmt.Errorf("%w: --engine %q: want fluid or packet", errUsage, spec.Engine)
-	}
-	if spec.Packet, err = packetOptions(c); err != nil {
+	if spec.Packet, err = packetOptions(c, spec.Engine); err != nil {
 		return err
 	}
-	if spec.Engine != sweep.EnginePacket && (spec.Packet.SACK || spec.Packet.JitterS != 0) {
-		return fmt.Errorf("%w: --sack and --jitter are options of --engine packet", errUsage)
+	if err := checkSweepWork(c, spec); err != nil {
+		return err
 	}
-	if isTerminal(c.App.ErrWriter) {
-		spec.Progress = newProgressBar(c.App.ErrWriter).update
-	}
+	bar := startProgress(c, "sweep", 0)
+	spec.Progress = bar.set
 	t, err := sweep.Run(c.Context, spec)
+	bar.done()
 	if errors.Is(err, model.ErrSettings) {
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return usagef("%s", oneLine(err.Error()))
 	}
 	if err != nil {
 		return err
@@ -211,6 +205,63 @@ func sweepAction(c *cli.Context) error {
 		return err
 	}
 	return failedPoints(t)
+}
+
+// checkAxisTarget refuses an algorithm-parameter axis (algo.param) of an algorithm that no
+// flow of the base scenario runs: every point would be the same run.
+func checkAxisTarget(base *model.Scenario, axis sweep.Axis) error {
+	algo, _, ok := strings.Cut(axis.Name, ".")
+	if !ok {
+		return nil
+	}
+	var algos []string
+	for _, f := range base.Flows {
+		if f.Algorithm == algo {
+			return nil
+		}
+		if !slices.Contains(algos, f.Algorithm) {
+			algos = append(algos, f.Algorithm)
+		}
+	}
+	return usagef("--param %s: no flow of scenario %s runs %s (its flows run %s; --algo %s sets every flow's)", axis.Name, base.Name, algo, strings.Join(algos, ", "), algo)
+}
+
+// checkSweepWork bounds the work of the sweep's costliest point: the base scenario's,
+// scaled by the axes' extremes (the longest duration, the most copies of flow 0, the
+// shortest RTT, the largest capacity).
+func checkSweepWork(c *cli.Context, spec sweep.Spec) error {
+	w := estimateScenario(spec.Base)
+	dur, rtt, flows, capacity := 1.0, 1.0, 1.0, 1.0
+	for _, a := range spec.Axes {
+		hi, lo := slices.Max(a.Values), slices.Min(a.Values)
+		switch a.Name {
+		case sweep.ParamDuration:
+			dur = hi / spec.Base.DurationS
+		case sweep.ParamRTT:
+			if base := spec.Base.PathRTTS(spec.Base.PathIndex(spec.Base.Flows[0].PathNames()[0])); lo > 0 && base > 0 {
+				rtt = math.Max(1, base/lo)
+			}
+		case sweep.ParamFlows:
+			flows = hi
+		case sweep.ParamCapacity:
+			capacity = math.Max(1, hi/minCapacity(spec.Base))
+		}
+	}
+	rounds := (w.rounds + (flows-1)*w.flowRounds[0]) * dur * rtt
+	packets := w.packets * dur * capacity * flows
+	what := fmt.Sprintf("for the costliest point (base %s, %s)", spec.Base.Name, model.FormatDuration(spec.Base.DurationS*dur))
+	if spec.Engine == sweep.EnginePacket {
+		return beyond(c, "packet transmissions of the packet engine "+what, packets, "max-packets", "fewer flows or a shorter duration")
+	}
+	return beyond(c, "round trips of the fluid engine "+what, rounds, "max-rounds", "fewer flows, a shorter duration or longer RTTs")
+}
+
+func minCapacity(sc *model.Scenario) float64 {
+	m := math.Inf(1)
+	for _, l := range sc.Links {
+		m = math.Min(m, l.CapacityBps)
+	}
+	return m
 }
 
 // failedPoints is the error of a table with failed points (exit 1, after the output).
@@ -228,24 +279,12 @@ func failedPoints(t *sweep.Table) error {
 // sweepBase loads the base scenario with run's loader and its flags, leaving out --param
 // (here a grid, applied by the sweep) and defaulting to the sweep's built-in scenario.
 func sweepBase(c *cli.Context) (*model.Scenario, error) {
-	set := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	for _, f := range scenarioFlags() {
-		if name := f.Names()[0]; name != "param" {
-			set.String(name, c.String(name), "")
-		}
-	}
-	if c.String("scenario") == "" && c.String("builtin") == "" {
-		set.Set("builtin", sweep.DefaultScenario)
-	}
-	sc, err := loadScenario(cli.NewContext(c.App, set, nil))
+	sc, err := loadScenario(c, sweep.DefaultScenario, false)
 	if err != nil {
 		return nil, err
 	}
 	if err := applyFlowOptions(c, sc); err != nil {
 		return nil, err
-	}
-	if err := sc.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	return sc, nil
 }
@@ -255,9 +294,6 @@ func sweepBase(c *cli.Context) (*model.Scenario, error) {
 // / STEP + 1); else a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (k; n = --shards,
 // required); else 0 of 1.
 func resolveShard(shard string, shards int, getenv func(string) string) (k, n int, err error) {
-	if shards < 0 {
-		return 0, 0, fmt.Errorf("%w: --shards %d, want >= 1", errUsage, shards)
-	}
 	if shard != "" {
 		if shards != 0 {
 			return 0, 0, fmt.Errorf("%w: --shard %s with --shards %d: give one of them", errUsage, shard, shards)
@@ -339,12 +375,14 @@ func resolveShard(shard string, shards int, getenv func(string) string) (k, n in
 // points missing are errors naming the file (exit 1, not a usage error: the command was
 // right, the files were not); so is a merged table with failed points, after its output.
 func sweepMergeAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
+	format := outputFormat(c)
 	if c.Args().Len() == 0 {
-		return fmt.Errorf("%w: sweep merge: no files, want the shards' outputs (JSON or CSV)", errUsage)
+		return usagef("sweep merge: no files, want the shards' outputs (JSON or CSV)")
+	}
+	for _, a := range c.Args().Slice() {
+		if strings.HasPrefix(a, "-") {
+			return usagef("sweep merge: flag %s after the files: flags go first (tcpfluid sweep merge --format csv FILE...)", a)
+		}
 	}
 	var parts []*sweep.Table
 	for _, path := range c.Args().Slice() {
@@ -662,32 +700,4 @@ func metricLabel(metric string) string {
 		return "completion time (s)"
 	}
 	return metric
-}
-
-// progressBar draws "sweep 37/120 [=====     ] 31% ETA 1m20s" on a terminal, at most ten
-// times a second.
-type progressBar struct {
-	w           io.Writer
-	now         func() time.Time
-	start, last time.Time
-}
-
-func newProgressBar(w io.Writer) *progressBar {
-	return &progressBar{w: w, now: time.Now, start: time.Now()}
-}
-
-func (b *progressBar) update(done, total int) {
-	now := b.now()
-	if done < total && now.Sub(b.last) < 100*time.Millisecond {
-		return
-	}
-	b.last = now
-	const width = 30
-	filled := width * done / total
-	eta := time.Duration(float64(now.Sub(b.start)) * float64(total-done) / float64(done)).Round(time.Second)
-	fmt.Fprintf(b.w, "\rsweep %d/%d [%s%s] %3.0f%% ETA %v ", done, total,
-		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), 100*float64(done)/float64(total), eta)
-	if done == total {
-		fmt.Fprintln(b.w)
-	}
 }

@@ -11,7 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/urfave/cli/v2"
 )
 
 // runSweepCLI runs tcpfluid in-process and returns its stdout and stderr.
@@ -120,11 +121,11 @@ func TestSweepCLIErrors(t *testing.T) {
 		{[]string{"sweep", "--metric", "thruput"}, `unknown sweep metric "thruput", want one of throughput_bps`},
 		{[]string{"sweep", "--param", "colo.gamma=1"}, "no flow of scenario seed000-dumbbell runs colo"},
 		{[]string{"sweep", "--shard", "3"}, `--shard: invalid analysis settings: shard "3"`},
-		{[]string{"sweep", "--engine", "ns3"}, `--engine "ns3"`},
+		{[]string{"sweep", "--engine", "ns3"}, `--engine ns3: want fluid or packet`},
 		{[]string{"sweep", "buffer=1"}, `unexpected argument "buffer=1"`},
 		{[]string{"sweep", "merge"}, "no files"},
 		{[]string{"sweep", "--replications", "0"}, "--replications 0"},
-		{[]string{"sweep", "--sack"}, "options of --engine packet"},
+		{[]string{"sweep", "--jitter", "1ms"}, "only the packet engine jitters"},
 		{[]string{"sweep", "--initial-ssthresh", "-1"}, "--initial-ssthresh -1"},
 		{[]string{"sweep", "--metric", "share:nope"}, `has no flow "nope"`},
 	} {
@@ -286,19 +287,37 @@ func TestSweepChartFiles(t *testing.T) {
 	}
 }
 
+// On a terminal the sweep draws its progress on stderr with the progress library, a bar
+// counting the runs, and clears it before the table: stdout holds the results only.
 func TestSweepProgressBar(t *testing.T) {
+	forceProgress = true
+	defer func() { forceProgress = false }()
+	out, stderr, err := runSweepCLI(t, "sweep", "--duration", "2s", "--param", "p=0,1e-4,3e-4", "--metric", "loss_events", "--format", "csv", "--workers", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stderr, "\r") || !strings.Contains(stderr, "sweep") || !strings.HasSuffix(stderr, "\r") {
+		t.Errorf("stderr %q, want a bar drawn and cleared", stderr)
+	}
+	if strings.Contains(out, "\r") || !strings.HasPrefix(out, "# tcpfluid sweep") {
+		t.Errorf("stdout holds more than the CSV:\n%s", out)
+	}
+	// The bar counts what the sweep reports.
 	var buf bytes.Buffer
-	bar := newProgressBar(&buf)
-	clock := bar.start
-	bar.now = func() time.Time { return clock }
-	clock = clock.Add(10 * time.Second)
-	bar.update(1, 4) // 10 s per point: 30 s to go
-	clock = clock.Add(50 * time.Millisecond)
-	bar.update(2, 4) // within 100 ms of the last drawing: skipped
-	bar.update(4, 4) // the last is always drawn, and ends the line
-	got := strings.Split(buf.String(), "\r")
-	if len(got) != 3 || got[1] != "sweep 1/4 [=======                       ]  25% ETA 30s " ||
-		got[2] != "sweep 4/4 [==============================] 100% ETA 0s \n" {
-		t.Errorf("progress drawn as %q", buf.String())
+	app := newApp(&buf, &buf)
+	app.Action = func(c *cli.Context) error {
+		bar := startProgress(c, "sweep", 0)
+		bar.set(1, 3)
+		if got := bar.bar.GetMax(); got != 3 {
+			t.Errorf("bar of %d, want 3", got)
+		}
+		bar.done()
+		return nil
+	}
+	if err := app.Run([]string{"tcpfluid"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "1/3") {
+		t.Errorf("bar drawn as %q, want 1/3", buf.String())
 	}
 }

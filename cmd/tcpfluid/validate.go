@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,18 +14,27 @@ import (
 	"github.com/tcpfluid/tcpfluid/validate"
 )
 
+// pointFlags are validate's response-point flags.
+var pointFlags = []string{"loss-model", "p", "rtt", "mss", "warmup-losses", "losses"}
+
 func validateCommand() *cli.Command {
+	lm := enumFlag("loss-model", "", lossModel, "response point: loss process")
+	lm.DefaultText = "periodic"
+	warmup := intFlag("warmup-losses", "", 1, 1_000_000, "response point: loss events discarded")
+	warmup.DefaultText = "20"
+	losses := intFlag("losses", "", 1, 10_000_000, "response point: measured loss events")
+	losses.DefaultText = "periodic 20, random 400 (fewer below p = 4e-6: 100 at 1e-6)"
 	flags := append(scenarioFlags(),
-		&cli.StringFlag{Name: "loss-model", Usage: "response point: periodic or random", DefaultText: "periodic"},
-		&cli.StringFlag{Name: "p", Usage: "response point: loss rate per packet, e.g. 1e-4"},
-		&cli.StringFlag{Name: "rtt", Value: "100ms", Usage: "response point: round-trip time"},
-		&cli.StringFlag{Name: "mss", Value: "1460B", Usage: "response point: packet size"},
-		&cli.IntFlag{Name: "warmup-losses", Usage: "response point: loss events discarded", DefaultText: "20"},
-		&cli.IntFlag{Name: "losses", Usage: "response point: measured loss events", DefaultText: "periodic 20, random 400 (fewer below p = 4e-6: 100 at 1e-6)"},
-		&cli.BoolFlag{Name: "table3", Usage: "seed 003's experiment: Tahoe, Reno, NewReno and Vegas in both engines beside its Table 3"},
-		&cli.BoolFlag{Name: "all", Usage: "every built-in scenario and Table 3: one line each with its worst judged metric"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random draw (both engines)"},
+		lm,
+		numberFlag("p", "", bound{lo: 0, hi: 1, loOpen: true, hiOpen: true}, "response point: loss rate per packet"),
+		durationFlag("rtt", "100ms", rttRange, "response point: round-trip time"),
+		sizeFlag("mss", "1460B", mssRange, "response point: packet size"),
+		warmup, losses,
+		boolFlag("table3", "seed 003's experiment: Tahoe, Reno, NewReno and Vegas in both engines beside its Table 3"),
+		boolFlag("all", "every built-in scenario and Table 3: one line each with its worst judged metric"),
+		seedFlag("seed of every random draw (both engines)"),
 		formatFlag(),
+		maxRoundsFlag(), maxPacketsFlag(),
 	)
 	return &cli.Command{
 		Name:  "validate",
@@ -55,32 +66,42 @@ func validateCommand() *cli.Command {
 }
 
 func validateAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
+	format := outputFormat(c)
+	scenario := c.String("scenario") != "" || enumOf(c, "builtin") != ""
+	point := c.IsSet("p") || c.IsSet("loss-model")
+	given := func(names ...string) string {
+		for _, n := range names {
+			if c.IsSet(n) {
+				return n
+			}
+		}
+		return ""
 	}
-	if format == formatCSV {
-		return fmt.Errorf("%w: --format csv: validate prints table or json", errUsage)
-	}
-	scenario := c.String("scenario") != "" || c.String("builtin") != ""
-	point := c.String("p") != "" || c.String("loss-model") != ""
 	switch {
 	case c.Bool("all"):
-		if scenario || point || c.Bool("table3") || c.String("algo") != "" {
-			return fmt.Errorf("%w: --all runs every built-in as it is; give no scenario, --algo, response point or --table3", errUsage)
+		if f := given(append([]string{"scenario", "builtin", "algo", "param", "drop-rule", "duration", "table3"}, pointFlags...)...); f != "" {
+			return usagef("--all runs every built-in as it is: drop --%s", f)
 		}
 		return validateAll(c, format)
 	case c.Bool("table3"):
-		if b := c.String("builtin"); c.String("scenario") != "" || (b != "" && b != "seed003-dumbbell") || point || c.String("algo") != "" {
-			return fmt.Errorf("%w: --table3 runs seed003-dumbbell's four algorithms; give no other scenario, --algo or response point", errUsage)
+		if b := enumOf(c, "builtin"); b != "" && b != "seed003-dumbbell" {
+			return usagef("--table3 runs seed003-dumbbell's four algorithms, not --builtin %s", b)
 		}
-		rep, err := seeds.Table3Experiment(c.Context, c.Uint64("seed"))
+		if f := given(append([]string{"scenario", "algo", "param", "drop-rule", "duration"}, pointFlags...)...); f != "" {
+			return usagef("--table3 runs seed003-dumbbell's four algorithms as seed 003 did: drop --%s", f)
+		}
+		bar := startProgress(c, "validate --table3", 0)
+		rep, err := seeds.Table3Experiment(c.Context, seedOf(c))
+		bar.done()
 		if err != nil {
 			return err
 		}
-		if format == formatJSON {
+		switch format {
+		case formatJSON:
 			err = writeJSON(c.App.Writer, rep)
-		} else {
+		case formatCSV:
+			err = writeTable3CSV(c.App.Writer, rep)
+		default:
 			err = writeTable3(c.App.Writer, rep)
 		}
 		if err != nil || rep.OK {
@@ -88,68 +109,94 @@ func validateAction(c *cli.Context) error {
 		}
 		return fmt.Errorf("validate --table3: an engine misses Table 3: %w", validate.ErrOutOfTolerance)
 	case scenario && point:
-		return fmt.Errorf("%w: give a scenario (--scenario/--builtin) or a response point (--p, --loss-model), not both", errUsage)
+		return usagef("give a scenario (--scenario/--builtin) or a response point (-p, --loss-model), not both")
 	case scenario:
-		sc, err := loadScenario(c)
+		if f := given(pointFlags...); f != "" {
+			return usagef("--%s is a response point's (--algo A -p P), not a scenario's", f)
+		}
+		sc, err := loadScenario(c, "", true)
 		if err != nil {
 			return err
 		}
-		v, err := validate.Scenario(c.Context, sc, c.Uint64("seed"))
+		if err := checkScenarioWork(c, sc, "fluid", 0); err != nil {
+			return err
+		}
+		if err := checkScenarioWork(c, sc, "packet", 0); err != nil {
+			return err
+		}
+		bar := startProgress(c, "validate "+sc.Name, 0)
+		v, err := validate.Scenario(c.Context, sc, seedOf(c))
+		bar.done()
 		if err != nil {
 			return err
 		}
 		return reportValidation(c, format, v)
 	case point:
+		if f := given("drop-rule", "duration"); f != "" {
+			return usagef("--%s is a scenario's (--scenario/--builtin), not a response point's", f)
+		}
 		spec, err := pointSpec(c)
 		if err != nil {
 			return err
 		}
+		bar := startProgress(c, "validate point", 0)
 		v, err := validate.Point(c.Context, spec)
+		bar.done()
 		if err != nil {
 			return settingsError(err)
 		}
 		return reportValidation(c, format, v)
 	}
-	return fmt.Errorf("%w: need a scenario (--scenario FILE or --builtin NAME), a response point (--algo A --p P), or --table3", errUsage)
+	if f := given("algo", "param", "rtt", "mss", "warmup-losses", "losses"); f != "" {
+		return usagef("--%s: a response point needs -p, the loss rate per packet (tcpfluid validate --algo reno -p 1e-4)", f)
+	}
+	return usagef("need a scenario (--scenario FILE or --builtin NAME), a response point (--algo A -p P), --table3 or --all")
 }
 
-// pointSpec reads a response point from the flags.
+// pointSpec reads a response point from the flags and bounds its packet-engine work.
 func pointSpec(c *cli.Context) (validate.PointSpec, error) {
 	spec := validate.PointSpec{
-		Algorithm: c.String("algo"), LossModel: c.String("loss-model"), Seed: c.Uint64("seed"),
-		WarmupLosses: c.Int("warmup-losses"), Losses: c.Int("losses"),
+		Algorithm: algoOf(c), LossModel: enumOf(c, "loss-model"), Seed: seedOf(c),
+		WarmupLosses: intOf(c, "warmup-losses"), Losses: intOf(c, "losses"),
+		P: quantity(c, "p"), RTTS: quantity(c, "rtt"), MSSBytes: quantity(c, "mss"),
 	}
 	if spec.Algorithm == "" {
-		return spec, fmt.Errorf("%w: a response point needs --algo (see tcpfluid algos)", errUsage)
+		return spec, usagef("a response point needs --algo (see tcpfluid algos)")
 	}
-	if c.String("p") == "" {
-		return spec, fmt.Errorf("%w: a response point needs --p, the loss rate per packet (0 < p < 1)", errUsage)
+	if !c.IsSet("p") {
+		return spec, usagef("a response point needs -p, the loss rate per packet (0 < p < 1)")
 	}
-	var err error
-	if spec.P, err = parseQuantity(c, "p", model.ParseNumber); err != nil {
+	if err := checkParamTargets(c, []string{spec.Algorithm}); err != nil {
 		return spec, err
 	}
-	if spec.RTTS, err = parseQuantity(c, "rtt", model.ParseDuration); err != nil {
-		return spec, err
+	spec.Params = paramMap(c)[spec.Algorithm]
+	// The packet engine sends a packet per 1/p for each loss event: the warm-up's, the
+	// measured ones and one more; the defaults are PointSpec's.
+	warmup, losses := float64(spec.WarmupLosses), float64(spec.Losses)
+	if warmup == 0 {
+		warmup = 20
 	}
-	if spec.MSSBytes, err = parseQuantity(c, "mss", model.ParseSize); err != nil {
-		return spec, err
+	if losses == 0 {
+		losses = 20
+		if spec.LossModel == "random" {
+			losses = math.Max(40, math.Min(400, math.Round(1e8*spec.P)))
+		}
 	}
-	params, err := paramOverrides(c)
-	if err != nil {
-		return spec, err
-	}
-	spec.Params = params[spec.Algorithm]
-	return spec, nil
+	need := (warmup + losses + 1) / spec.P
+	return spec, beyond(c, fmt.Sprintf("packets of the packet engine (%.0f loss events at p = %g)", warmup+losses+1, spec.P),
+		need, "max-packets", "a larger -p or fewer --losses")
 }
 
 // reportValidation prints the comparison and fails with validate.ErrOutOfTolerance (exit
 // code 1) when a metric is out of tolerance.
 func reportValidation(c *cli.Context, format string, v *validate.Report) error {
 	var err error
-	if format == formatJSON {
+	switch format {
+	case formatJSON:
 		err = writeJSON(c.App.Writer, v)
-	} else {
+	case formatCSV:
+		err = writeValidationCSV(c.App.Writer, v)
+	default:
 		err = writeValidationTable(c.App.Writer, v)
 	}
 	if err != nil {
@@ -192,7 +239,7 @@ func writeValidationTable(w io.Writer, v *validate.Report) error {
 		tw := newTable(w)
 		fmt.Fprintln(tw, "metric\tsubject\tfluid\tpacket\terror\ttolerance\tverdict")
 		for _, m := range ms {
-			fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", m.Metric, v.Subject(m), m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText(), m.Verdict())
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Metric, v.Subject(m), cell("%.6g", m.Fluid), cell("%.6g", m.Packet), m.ErrorText(), m.ToleranceText(), m.Verdict())
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -210,6 +257,36 @@ func writeValidationTable(w io.Writer, v *validate.Report) error {
 	}
 	_, err := fmt.Fprintln(w, verdict)
 	return err
+}
+
+// writeValidationCSV writes a row per metric: what it is, both engines' values, the error
+// and its tolerance, and the verdict.
+func writeValidationCSV(w io.Writer, v *validate.Report) error {
+	cw := newCSV(w, "scenario", "metric", "subject", "fluid", "packet", "error_kind", "error", "ci95", "tolerance", "judged", "ok", "headline", "verdict")
+	name := v.Scenario
+	if p := v.Point; p != nil {
+		name = fmt.Sprintf("point %s %s p=%s rtt=%ss", p.Algorithm, p.LossModel, full(p.P), full(p.RTTS))
+	}
+	for _, m := range v.Metrics {
+		cw.row(name, m.Metric, v.Subject(m), full(m.Fluid), full(m.Packet), string(m.Kind), full(m.Error), fullPtr(m.CI95), fullPtr(m.Tolerance),
+			strconv.FormatBool(m.Judged), strconv.FormatBool(m.OK), strconv.FormatBool(m.Headline), m.Verdict())
+	}
+	return cw.flush()
+}
+
+// writeTable3CSV writes a row per algorithm and source (table, fluid, packet).
+func writeTable3CSV(w io.Writer, rep *seeds.Table3Report) error {
+	cw := newCSV(w, "algorithm", "source", "dropped_pkts", "delivered_pkts", "goodput_bps", "ok")
+	for _, r := range rep.Rows {
+		for _, e := range []struct {
+			source string
+			n      seeds.Table3Numbers
+			ok     string
+		}{{"table", r.Table, ""}, {"fluid", r.Fluid, strconv.FormatBool(r.FluidOK)}, {"packet", r.Packet, strconv.FormatBool(r.PacketOK)}} {
+			cw.row(r.Algorithm, e.source, full(e.n.DroppedPkts), full(e.n.DeliveredPkts), full(e.n.GoodputBps), e.ok)
+		}
+	}
+	return cw.flush()
 }
 
 func writeTable3(w io.Writer, rep *seeds.Table3Report) error {

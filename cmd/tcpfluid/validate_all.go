@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,15 +34,11 @@ type allLine struct {
 func validateAll(c *cli.Context, format string) error {
 	names := model.BuiltinNames()
 	lines := make([]allLine, len(names)+1)
-	progress := func(int, int) {}
-	if isTerminal(c.App.ErrWriter) {
-		progress = newProgressBar(c.App.ErrWriter).update
-	}
-	done := 0
+	bar := startProgress(c, "validate --all", len(lines))
 	err := settings.Parallel(c.Context, runtime.GOMAXPROCS(0), len(lines), func(ctx context.Context, i int) error {
-		defer func() { done++; progress(done, len(lines)) }()
+		defer bar.add()
 		if i == len(names) {
-			rep, err := seeds.Table3Experiment(ctx, c.Uint64("seed"))
+			rep, err := seeds.Table3Experiment(ctx, seedOf(c))
 			if err != nil {
 				return err
 			}
@@ -52,19 +49,23 @@ func validateAll(c *cli.Context, format string) error {
 		if err != nil {
 			return err
 		}
-		v, err := validate.Scenario(ctx, sc, c.Uint64("seed"))
+		v, err := validate.Scenario(ctx, sc, seedOf(c))
 		if err != nil {
 			return fmt.Errorf("%s: %w", names[i], err)
 		}
 		lines[i] = reportLine(v)
 		return nil
 	})
+	bar.done()
 	if err != nil {
 		return err
 	}
-	if format == formatJSON {
+	switch format {
+	case formatJSON:
 		err = writeJSON(c.App.Writer, lines)
-	} else {
+	case formatCSV:
+		err = writeAllCSV(c.App.Writer, lines)
+	default:
 		err = writeAllTable(c.App.Writer, lines)
 	}
 	if err != nil {
@@ -154,11 +155,23 @@ func writeAllTable(w io.Writer, lines []allLine) error {
 			verdict = "FAIL"
 		}
 		if m := l.Worst; m != nil {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%.5g\t%.5g\t%s\t%s\t%s\n", l.Scenario, l.Passed, l.Failed, l.NotJudged,
-				m.Metric, l.Subject, m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText(), verdict)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", l.Scenario, l.Passed, l.Failed, l.NotJudged,
+				m.Metric, l.Subject, cell("%.5g", m.Fluid), cell("%.5g", m.Packet), m.ErrorText(), m.ToleranceText(), verdict)
 		} else {
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t-\t-\t-\t-\t-\t-\t%s\n", l.Scenario, l.Passed, l.Failed, l.NotJudged, verdict)
 		}
 	}
 	return tw.Flush()
+}
+
+func writeAllCSV(w io.Writer, lines []allLine) error {
+	cw := newCSV(w, "builtin", "passed", "failed", "not_judged", "worst_metric", "subject", "fluid", "packet", "error", "tolerance", "ok")
+	for _, l := range lines {
+		metric, fl, pk, e, tol := "", "", "", "", ""
+		if m := l.Worst; m != nil {
+			metric, fl, pk, e, tol = m.Metric, full(m.Fluid), full(m.Packet), full(m.Error), fullPtr(m.Tolerance)
+		}
+		cw.row(l.Scenario, strconv.Itoa(l.Passed), strconv.Itoa(l.Failed), strconv.Itoa(l.NotJudged), metric, l.Subject, fl, pk, e, tol, strconv.FormatBool(l.OK))
+	}
+	return cw.flush()
 }

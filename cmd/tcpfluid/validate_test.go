@@ -146,7 +146,8 @@ func TestCLIValidateUsage(t *testing.T) {
 		{"--table3", "--builtin", "seed000-dumbbell"},
 		{"--table3", "--algo", "reno"},
 		{"--builtin", "nosuch"},
-		{"--builtin", "seed003-dumbbell", "--format", "csv"},
+		{"--builtin", "seed003-dumbbell", "--rtt", "50ms"}, // a point's flag with a scenario
+		{"--builtin", "seed003-dumbbell", "--format", "xml"},
 	} {
 		_, err := runCLI(t, append([]string{"validate"}, args...)...)
 		if !errors.Is(err, errUsage) {
