@@ -54,6 +54,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			fairnessCommand(),
 			sweepCommand(),
 			validateCommand(),
+			referenceCommand(),
 		},
 		HideHelpCommand: false,
 		ExitErrHandler:  func(*cli.Context, error) {},
