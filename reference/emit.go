@@ -59,12 +59,14 @@ type ns2Data struct {
 	Nodes                                            []string
 	Links                                            []ns2Link
 	LossP                                            string
+	DropPacket                                       int
 	LossFrom, LossTo                                 string
 	Flows                                            []ns2Flow
 	Receiver                                         string
 	Params                                           []ns2Param
 	TickS, StopS                                     string
 	StopLosses                                       int
+	Watch                                            string
 }
 
 type ns2Param struct {
@@ -91,6 +93,10 @@ func EmitNS2(e *Experiment) (string, error) {
 	}
 	if e.LossP > 0 {
 		d.LossP = num(e.LossP)
+	}
+	d.DropPacket = e.DropPacket
+	if e.WatchPkts > 0 {
+		d.Watch = num(e.WatchPkts)
 	}
 	link := func(from, to string, bps, delay float64, buf int) {
 		d.Links = append(d.Links, ns2Link{From: from, To: to, Bps: num(bps), DelayS: num(delay), BufferPkts: buf})
@@ -214,6 +220,9 @@ func NS3Args(e *Experiment) ([]string, error) {
 	}
 	if e.WatchPkts > 0 {
 		args = append(args, "--watch="+num(e.WatchPkts))
+	}
+	if e.DropPacket > 0 {
+		args = append(args, "--dropPacket="+strconv.Itoa(e.DropPacket))
 	}
 	if e.Topology == TopoDumbbell {
 		args = append(args, "--accessBw="+num(e.AccessBps), "--accessDelays="+strings.Join(delays, ","),

@@ -61,6 +61,9 @@ type Experiment struct {
 	// LossP is the uniform loss probability of each data packet on the single link or the
 	// bottleneck (per packet, forward direction only; ACKs are never lost). 0: none.
 	LossP float64 `json:"loss_p,omitempty"`
+	// DropPacket > 0 drops that one data packet (counting from 0) on the single link: the
+	// converge experiment's loss at W ≈ BDP.
+	DropPacket int `json:"drop_packet,omitempty"`
 	// Dumbbell only: the access links' rate and R2 -> receiver.
 	AccessBps      float64 `json:"access_bps,omitempty"`
 	OutBps         float64 `json:"out_bps,omitempty"`
@@ -212,9 +215,15 @@ func Response(s ResponseSpec) (*Experiment, error) {
 	return e, e.Validate()
 }
 
-// ConvergeSpec is the converge experiment: one flow from the simulator's own initial
-// window in slow start on a link of BandwidthBps with a one-BDP drop-tail buffer, until
-// its window has come back to the BDP after the first loss.
+// ConvergeSpec is the converge experiment: one flow slow-starts from the simulator's own
+// initial window to ssthresh = BDP on a link of BandwidthBps with a one-BDP drop-tail
+// buffer (so nothing queues while W <= BDP), loses one packet as slow start ends (detected one round trip into
+// congestion avoidance (W ≈ BDP), and runs until its window is back at the BDP (a second
+// later the run stops). This is
+// tcpfluid's converge recovery (a loss at W = BDP, time back to the BDP) with the
+// simulator's own slow start, loss detection and recovery. (Without the injected loss a
+// one-BDP buffer overflows only at W ≈ 2 BDP in slow start, detected a round trip later at
+// up to 4 BDP: ns-2's CUBIC never falls back below the BDP at 100 Mb/s.)
 type ConvergeSpec struct {
 	Algorithm    string
 	BandwidthBps float64 // default 1 Gb/s
@@ -239,14 +248,17 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	}
 	bdp := s.BandwidthBps * s.RTTS / (8 * s.MSSBytes)
 	if s.DurationS == 0 {
-		s.DurationS = 30 + 1.2*bdp*s.RTTS
+		s.DurationS = 30 + 0.6*bdp*s.RTTS
 	}
 	e := &Experiment{
 		Kind: KindConverge, Name: fmt.Sprintf("converge-%s-%gbps", s.Algorithm, s.BandwidthBps), Topology: TopoSingle,
 		BandwidthBps: s.BandwidthBps, DelayS: s.RTTS / 2, BufferPkts: int(math.Ceil(bdp)),
 		Flows: []Flow{{Algorithm: s.Algorithm}}, MSSBytes: s.MSSBytes, HeaderBytes: 50,
-		RwndPkts: int(math.Ceil(100 * bdp)), Seed: s.Seed, DurationS: s.DurationS, TickS: 1,
-		WatchPkts: bdp, Params: s.Params,
+		RwndPkts: int(math.Ceil(100 * bdp)), InitialSsthPkt: int(math.Round(bdp)), Seed: s.Seed,
+		// Slow start to the BDP sends about 2 BDP packets: the drop comes as it ends, and
+		// the sender sees it one round trip later.
+		DropPacket: int(math.Round(2 * bdp)),
+		DurationS:  s.DurationS, TickS: s.RTTS, WatchPkts: bdp, Params: s.Params,
 	}
 	return e, e.Validate()
 }

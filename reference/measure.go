@@ -29,7 +29,7 @@ type ConvergeStats struct {
 	BDPPkts        float64 `json:"bdp_pkts"`
 	FirstLossS     float64 `json:"first_loss_s"`      // since the flow started
 	CwndAtLossPkts float64 `json:"cwnd_at_loss_pkts"` // the window when the first loss was detected
-	MinAfterPkts   float64 `json:"min_after_pkts"`    // the smallest window after it
+	MinAfterPkts   float64 `json:"min_after_pkts"`    // the smallest window between it and the return
 	// RecoveryS is from the first loss until the window is back at the BDP after falling
 	// below it; nil when it never came back within the run (or never fell below).
 	RecoveryS *float64 `json:"recovery_s"`

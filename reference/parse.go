@@ -44,8 +44,8 @@ type FlowRun struct {
 	// window when the sender entered recovery; ns-2: its largest traced window before).
 	FirstLossS     float64
 	CwndAtLossPkts float64
-	// MinAfterPkts is the smallest window after the first reduction; BackS is when it came
-	// back to the watched window after falling below it (NaN: never).
+	// MinAfterPkts is the smallest window after the first reduction (until BackS); BackS is
+	// when it came back to the watched window after falling below it (NaN: never).
 	MinAfterPkts float64
 	BackS        float64
 }
@@ -303,7 +303,7 @@ func ParseNS2(stdout io.Reader, trace io.Reader, watch float64) (*Run, error) {
 				s.maxBefore = math.Max(s.maxBefore, v)
 				continue
 			}
-			if math.IsNaN(fr.MinAfterPkts) || v < fr.MinAfterPkts {
+			if math.IsNaN(fr.BackS) && (math.IsNaN(fr.MinAfterPkts) || v < fr.MinAfterPkts) {
 				fr.MinAfterPkts = v
 			}
 			if watch > 0 && v < watch {

@@ -45,6 +45,7 @@ func referenceCommand() *cli.Command {
 			&cli.StringFlag{Name: "rtt", Value: "100ms", Usage: "response, converge: round-trip time"},
 			&cli.StringFlag{Name: "mss", Usage: "payload per packet (default: response 1460B, converge 1500B, fairness 1460B)"},
 			&cli.IntFlag{Name: "warmup", Usage: "response: loss events discarded (default 20)"},
+			&cli.StringFlag{Name: "start-ssthresh", Value: "fluid", Usage: "response: the simulators' initial ssthresh in packets (ns-2 max_ssthresh_, ns-3 InitialSlowStartThreshold), so that slow start ends near the mean window: fluid (tcpfluid's fluid mean, when tcpfluid has the law), none, or a number"},
 			&cli.IntFlag{Name: "losses", Usage: "response: measured loss events (default: 2·10^7·p, 60 to 2000)"},
 			&cli.StringFlag{Name: "bandwidth", Value: "1Gbps", Usage: "converge: comma list of link rates"},
 			&cli.StringFlag{Name: "mode", Value: "same", Usage: "fairness: same, rtt or friendliness"},
@@ -212,8 +213,12 @@ func referenceAction(c *cli.Context) error {
 			for _, p := range ps {
 				row := &refRow{Algorithm: a, P: p, Quantity: "mean_cwnd_pkts"}
 				var exps []*reference.Experiment
+				start, err := startWindow(c, a, p, rtt, mss, set, ca)
+				if err != nil {
+					return err
+				}
 				for _, seed := range seeds {
-					e, err := reference.Response(reference.ResponseSpec{Algorithm: a, P: p, RTTS: rtt, MSSBytes: mss,
+					e, err := reference.Response(reference.ResponseSpec{Algorithm: a, P: p, RTTS: rtt, MSSBytes: mss, StartPkts: start,
 						WarmupLosses: c.Int("warmup"), Losses: c.Int("losses"), Seed: seed, Params: ca})
 					if err != nil {
 						return fmt.Errorf("%w: %w", errUsage, err)
@@ -317,6 +322,11 @@ func referenceAction(c *cli.Context) error {
 	for _, j := range jobs {
 		row := j.row
 		params, _ := reference.TcpfluidParams(set, row.Algorithm)
+		if b, ok := ca["cubic"]["beta"]; ok && row.Algorithm == "cubic" {
+			// ns-2's tcp_cubic.c beta is in 1/1024: the fluid runs the same β.
+			params = copyParams(params)
+			params["beta"] = float64(b) / 1024
+		}
 		if _, err := model.New(row.Algorithm); err == nil {
 			if err := runTcpfluid(c, row, j.exps[0], engines, params, rtt, mss, seeds[0]); err != nil {
 				return err
@@ -661,4 +671,40 @@ func writeModuleList(w io.Writer, format string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, yes, n2, n3, r.NS2Lacks, r.NS3Lacks)
 	}
 	return tw.Flush()
+}
+
+func copyParams(p map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// startWindow is the response point's initial ssthresh for the simulators (packets; 0: none).
+func startWindow(c *cli.Context, algo string, p, rtt, mss float64, set string, ca map[string]map[string]int) (float64, error) {
+	switch v := c.String("start-ssthresh"); v {
+	case "none":
+		return 0, nil
+	case "fluid", "":
+		if _, err := model.New(algo); err != nil {
+			return 0, nil
+		}
+		params, _ := reference.TcpfluidParams(set, algo)
+		if b, ok := ca["cubic"]["beta"]; ok && algo == "cubic" {
+			params = copyParams(params)
+			params["beta"] = float64(b) / 1024
+		}
+		st, err := reference.FluidResponse(c.Context, algo, p, rtt, mss, params, 1)
+		if err != nil {
+			return 0, settingsError(err)
+		}
+		return st.MeanCwndPkts, nil
+	default:
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%w: --start-ssthresh %q: want fluid, none or a number of packets", errUsage, v)
+		}
+		return n, nil
+	}
 }
