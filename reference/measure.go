@@ -77,6 +77,8 @@ type Measurement struct {
 	Response   *ResponseStats `json:"response,omitempty"`
 	Converge   *ConvergeStats `json:"converge,omitempty"`
 	Fairness   *FairnessStats `json:"fairness,omitempty"`
+	// Spec is the experiment as it was run (Run sets it), so that a point can be re-run.
+	Spec *Experiment `json:"spec,omitempty"`
 }
 
 // Measure turns a parsed run of experiment e into its Measurement.

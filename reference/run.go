@@ -99,7 +99,6 @@ func (r *Runner) Run(ctx context.Context, sim string, e *Experiment) (*Measureme
 		defer os.RemoveAll(dir)
 	}
 	var run *Run
-	start := time.Now()
 	var wall float64
 	switch sim {
 	case NS2:
@@ -110,12 +109,12 @@ func (r *Runner) Run(ctx context.Context, sim string, e *Experiment) (*Measureme
 	if err != nil {
 		return nil, err
 	}
-	_ = start
 	m, err := Measure(e, run)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", sim, e.Name, err)
 	}
 	m.WallS = wall
+	m.Spec = e
 	return m, nil
 }
 

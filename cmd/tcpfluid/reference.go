@@ -64,40 +64,6 @@ func referenceCommand() *cli.Command {
 	}
 }
 
-// refRow is one experiment (one algorithm at one point) across the engines.
-type refRow struct {
-	Experiment string  `json:"experiment"`
-	Algorithm  string  `json:"algorithm"`
-	P          float64 `json:"p,omitempty"`
-	Bandwidth  float64 `json:"bandwidth_bps,omitempty"`
-	Mode       string  `json:"mode,omitempty"`
-	// Quantity names what the relative errors compare: mean_cwnd_pkts (response),
-	// recovery_s (converge), jain (fairness).
-	Quantity string                 `json:"quantity"`
-	Fluid    *reference.EngineStats `json:"fluid,omitempty"`
-	// FluidRecovery is the fluid's hybrid-recovery form that response.ValidatePoint runs.
-	FluidRecovery *reference.EngineStats     `json:"fluid_recovery,omitempty"`
-	Packet        *reference.EngineStats     `json:"packet,omitempty"`
-	NS2           []*reference.Measurement   `json:"ns2,omitempty"`
-	NS3           []*reference.Measurement   `json:"ns3,omitempty"`
-	NS2Fairness   *reference.FairnessSummary `json:"ns2_fairness,omitempty"`
-	NS3Fairness   *reference.FairnessSummary `json:"ns3_fairness,omitempty"`
-	// RelErr: "fluid/ns2" is fluid / ns-2 − 1, and so on; fairness compares Jain's index as
-	// a difference (jain − jain), not a ratio.
-	RelErr map[string]float64 `json:"rel_err,omitempty"`
-	Notes  []string           `json:"notes,omitempty"`
-}
-
-type refReport struct {
-	Kind           string   `json:"kind"`
-	Simulators     []string `json:"simulators"`
-	TcpfluidParams string   `json:"tcpfluid_params"`
-	RTTS           float64  `json:"rtt_s,omitempty"`
-	MSSBytes       float64  `json:"mss_bytes"`
-	Seeds          []uint64 `json:"seeds"`
-	Rows           []refRow `json:"rows"`
-}
-
 func parseSeeds(s string) ([]uint64, error) {
 	if n, err := strconv.Atoi(s); err == nil && !strings.Contains(s, ",") {
 		if n < 1 || n > 1000 {
@@ -193,10 +159,10 @@ func referenceAction(c *cli.Context) error {
 		return err
 	}
 	kind := c.String("experiment")
-	rep := &refReport{Kind: kind, Simulators: sims, TcpfluidParams: set, RTTS: rtt, Seeds: seeds}
+	rep := &reference.Report{Kind: kind, Simulators: sims, TcpfluidParams: set, RTTS: rtt, Seeds: seeds}
 	// Build every experiment first: description errors are usage errors, before any run.
 	type job struct {
-		row  *refRow
+		row  *reference.Row
 		exps []*reference.Experiment // one per seed
 	}
 	var jobs []job
@@ -211,7 +177,7 @@ func referenceAction(c *cli.Context) error {
 		}
 		for _, a := range algos {
 			for _, p := range ps {
-				row := &refRow{Algorithm: a, P: p, Quantity: "mean_cwnd_pkts"}
+				row := &reference.Row{Algorithm: a, P: p, Quantity: "mean_cwnd_pkts"}
 				var exps []*reference.Experiment
 				start, err := startWindow(c, a, p, rtt, mss, set, ca)
 				if err != nil {
@@ -239,7 +205,7 @@ func referenceAction(c *cli.Context) error {
 		}
 		for _, a := range algos {
 			for _, bw := range bws {
-				row := &refRow{Algorithm: a, Bandwidth: bw, Quantity: "recovery_s"}
+				row := &reference.Row{Algorithm: a, Bandwidth: bw, Quantity: "recovery_s"}
 				var exps []*reference.Experiment
 				for _, seed := range seeds {
 					e, err := reference.Converge(reference.ConvergeSpec{Algorithm: a, BandwidthBps: bw, RTTS: rtt, MSSBytes: mss, Seed: seed, Params: ca})
@@ -265,7 +231,7 @@ func referenceAction(c *cli.Context) error {
 		}
 		mss = 1460
 		for _, a := range algos {
-			row := &refRow{Algorithm: a, Mode: c.String("mode"), Quantity: "jain"}
+			row := &reference.Row{Algorithm: a, Mode: c.String("mode"), Quantity: "jain"}
 			var exps []*reference.Experiment
 			for _, seed := range seeds {
 				e, err := reference.Fairness(reference.FairnessSpec{Mode: c.String("mode"), Algorithm: a, Seed: seed,
@@ -365,7 +331,7 @@ func referenceAction(c *cli.Context) error {
 	return writeReferenceTable(c.App.Writer, rep)
 }
 
-func runTcpfluid(c *cli.Context, row *refRow, e *reference.Experiment, engines map[string]bool, params map[string]float64, rtt, mss float64, seed uint64) error {
+func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, engines map[string]bool, params map[string]float64, rtt, mss float64, seed uint64) error {
 	var err error
 	switch e.Kind {
 	case reference.KindResponse:
@@ -396,7 +362,7 @@ func runTcpfluid(c *cli.Context, row *refRow, e *reference.Experiment, engines m
 }
 
 // value is the compared quantity of a row's simulator measurements (the mean over seeds).
-func simValue(row *refRow, ms []*reference.Measurement, fs *reference.FairnessSummary) (float64, bool) {
+func simValue(row *reference.Row, ms []*reference.Measurement, fs *reference.FairnessSummary) (float64, bool) {
 	if len(ms) == 0 {
 		return 0, false
 	}
@@ -428,7 +394,7 @@ func simValue(row *refRow, ms []*reference.Measurement, fs *reference.FairnessSu
 	return 0, false
 }
 
-func engineValue(row *refRow, st *reference.EngineStats) (float64, bool) {
+func engineValue(row *reference.Row, st *reference.EngineStats) (float64, bool) {
 	if st == nil {
 		return 0, false
 	}
@@ -446,7 +412,7 @@ func engineValue(row *refRow, st *reference.EngineStats) (float64, bool) {
 	return 0, false
 }
 
-func relErrors(row *refRow) map[string]float64 {
+func relErrors(row *reference.Row) map[string]float64 {
 	out := map[string]float64{}
 	ns2, ok2 := simValue(row, row.NS2, row.NS2Fairness)
 	ns3, ok3 := simValue(row, row.NS3, row.NS3Fairness)
@@ -484,7 +450,7 @@ func fmtOpt(v float64, ok bool, f string) string {
 	return fmt.Sprintf(f, v)
 }
 
-func relStr(row *refRow, key string) string {
+func relStr(row *reference.Row, key string) string {
 	v, ok := row.RelErr[key]
 	if !ok {
 		return "-"
@@ -495,7 +461,7 @@ func relStr(row *refRow, key string) string {
 	return fmt.Sprintf("%+.1f%%", 100*v)
 }
 
-func simCell(row *refRow, ms []*reference.Measurement, fs *reference.FairnessSummary) string {
+func simCell(row *reference.Row, ms []*reference.Measurement, fs *reference.FairnessSummary) string {
 	v, ok := simValue(row, ms, fs)
 	if !ok {
 		return "-"
@@ -530,7 +496,7 @@ func engWall(st *reference.EngineStats) string {
 	return fmt.Sprintf("%.3gs", st.WallS)
 }
 
-func writeReferenceTable(w io.Writer, rep *refReport) error {
+func writeReferenceTable(w io.Writer, rep *reference.Report) error {
 	fmt.Fprintf(w, "reference %s: simulators %s, tcpfluid constants %q, MSS %g bytes, seeds %v\n", rep.Kind,
 		strings.Join(rep.Simulators, ", "), rep.TcpfluidParams, rep.MSSBytes, rep.Seeds)
 	tw := newTable(w)
@@ -594,7 +560,7 @@ func detail(m *reference.Measurement) string {
 	return ""
 }
 
-func writeReferenceCSV(w io.Writer, rep *refReport) error {
+func writeReferenceCSV(w io.Writer, rep *reference.Report) error {
 	fmt.Fprintln(w, "algorithm,p,bandwidth_bps,mode,quantity,fluid,packet,ns2,ns3,fluid_vs_ns2,packet_vs_ns2,fluid_vs_ns3,ns3_vs_ns2,fluid_wall_s,packet_wall_s,ns2_wall_s,ns3_wall_s")
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
