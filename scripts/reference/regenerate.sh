@@ -3,17 +3,19 @@
 # every file is one command's JSON output, named after the experiment. Runs one simulator
 # process at a time (one core). Existing files are kept, so an interrupted run resumes:
 # FORCE=1 re-runs everything. STAGES limits the stages (default: all, in this order):
-#   ns2-response ns2-converge ns2-fairness ns3-response ns2-small-p ns3-converge ns3-slow
-# (ns2-small-p: ns-2 at p = 1e-5 and 1e-6, the longest runs).
-# Needs: apt-get install ns2 libns3-dev g++ (about 25 minutes of ns-2 and 45 of ns-3 on one
-# core of the 2-core reference machine; ns3-slow, ns-3 at p = 1e-5, another 20).
+#   ns2-response ns2-converge ns2-p1e-5 ns3-response ns2-fairness ns2-p1e-6 ns3-p1e-4
+#   ns3-converge ns3-slow
+# (ns2-response: p = 1e-2 to 1e-4; ns3-response: 1e-2 and 1e-3).
+# Needs: apt-get install ns2 libns3-dev g++. Times on one core of the 2-core reference
+# machine (shared, nice 5): ns2-response 25 min, ns2-converge 20, ns2-p1e-5 15,
+# ns3-response 10, ns2-fairness 30, ns2-p1e-6 35, ns3-p1e-4 10, ns3-converge 25, ns3-slow 30.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=testdata/reference
 mkdir -p "$out/ns2" "$out/ns3"
 bin=$(mktemp -d)/tcpfluid
 go build -o "$bin" ./cmd/tcpfluid
-STAGES=${STAGES:-"ns2-response ns2-converge ns2-fairness ns3-response ns2-small-p ns3-converge ns3-slow"}
+STAGES=${STAGES:-"ns2-response ns2-converge ns2-p1e-5 ns3-response ns2-fairness ns2-p1e-6 ns3-p1e-4 ns3-converge ns3-slow"}
 
 run() { # run FILE ARGS...: one reference command into FILE, unless it exists
   local file=$1; shift
@@ -52,6 +54,16 @@ if has ns2-converge; then
     run "$out/ns2/converge-$a-10Gbps.json" --sim ns2 --experiment converge --algo "$a" --bandwidth 10Gbps
   done
 fi
+if has ns2-p1e-5; then ns2_response 1e-5; fi
+ns3_response() { # ns3_response P...
+  for p in "$@"; do
+    case $p in 1e-2) n=1000;; 1e-3) n=300;; 1e-4) n=100;; esac
+    for a in $ns3_algos; do
+      run "$out/ns3/response-$a-p$p.json" --sim ns3 --experiment response --algo "$a" --p "$p" --losses "$n" --engines fluid,packet --tcpfluid-params ns3
+    done
+  done
+}
+if has ns3-response; then ns3_response 1e-2 1e-3; fi
 if has ns2-fairness; then
   for mode in same rtt friendliness; do
     for a in reno cubic highspeed htcp compound; do
@@ -59,15 +71,8 @@ if has ns2-fairness; then
     done
   done
 fi
-if has ns3-response; then
-  for p in 1e-2 1e-3 1e-4; do
-    case $p in 1e-2) n=1000;; 1e-3) n=300;; 1e-4) n=100;; esac
-    for a in $ns3_algos; do
-      run "$out/ns3/response-$a-p$p.json" --sim ns3 --experiment response --algo "$a" --p "$p" --losses "$n" --engines fluid,packet --tcpfluid-params ns3
-    done
-  done
-fi
-if has ns2-small-p; then ns2_response 1e-5 1e-6; fi
+if has ns2-p1e-6; then ns2_response 1e-6; fi
+if has ns3-p1e-4; then ns3_response 1e-4; fi
 if has ns3-converge; then
   # ns-3 moves about 2·10^4 packets per second of wall time here: 100 Mb/s (BDP 833
   # packets) instead of 1 Gb/s.
