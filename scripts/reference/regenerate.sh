@@ -3,7 +3,7 @@
 # every file is one command's JSON output, named after the experiment. Runs one simulator
 # process at a time (one core). Existing files are kept, so an interrupted run resumes:
 # FORCE=1 re-runs everything. STAGES limits the stages (default: all, in this order):
-#   ns2-response ns2-converge ns2-p1e-5 ns3-response ns2-fairness ns2-p1e-6 ns3-p1e-4
+#   ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4
 #   ns3-converge ns3-slow
 # (ns2-response: p = 1e-2 to 1e-4; ns3-response: 1e-2 and 1e-3).
 # Needs: apt-get install ns2 libns3-dev g++. Times on one core of the 2-core reference
@@ -15,7 +15,7 @@ out=testdata/reference
 mkdir -p "$out/ns2" "$out/ns3"
 bin=$(mktemp -d)/tcpfluid
 go build -o "$bin" ./cmd/tcpfluid
-STAGES=${STAGES:-"ns2-response ns2-converge ns2-p1e-5 ns3-response ns2-fairness ns2-p1e-6 ns3-p1e-4 ns3-converge ns3-slow"}
+STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-converge ns3-slow"}
 
 run() { # run FILE ARGS...: one reference command into FILE, unless it exists
   local file=$1; shift
@@ -54,7 +54,6 @@ if has ns2-converge; then
     run "$out/ns2/converge-$a-10Gbps.json" --sim ns2 --experiment converge --algo "$a" --bandwidth 10Gbps
   done
 fi
-if has ns2-p1e-5; then ns2_response 1e-5; fi
 ns3_response() { # ns3_response P...
   for p in "$@"; do
     case $p in 1e-2) n=1000;; 1e-3) n=300;; 1e-4) n=100;; esac
@@ -65,12 +64,13 @@ ns3_response() { # ns3_response P...
 }
 if has ns3-response; then ns3_response 1e-2 1e-3; fi
 if has ns2-fairness; then
-  for mode in same rtt friendliness; do
-    for a in reno cubic highspeed htcp compound; do
+  for a in reno cubic highspeed htcp compound; do
+    for mode in same rtt friendliness; do
       run "$out/ns2/fairness-$mode-$a.json" --sim ns2 --experiment fairness --mode "$mode" --algo "$a" --seeds 3
     done
   done
 fi
+if has ns2-p1e-5; then ns2_response 1e-5; fi
 if has ns2-p1e-6; then ns2_response 1e-6; fi
 if has ns3-p1e-4; then ns3_response 1e-4; fi
 if has ns3-converge; then
