@@ -230,7 +230,7 @@ type ConvergeSpec struct {
 	RTTS         float64 // default 0.1
 	MSSBytes     float64 // default 1500
 	Seed         uint64
-	// DurationS bounds the run; default 30 s + 1.2·BDP round trips (enough for ns-2 Vegas).
+	// DurationS bounds the run; default 30 s + 1.2·BDP round trips (Vegas: 2.5·BDP).
 	DurationS float64
 	Params    map[string]map[string]int
 }
@@ -248,8 +248,12 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	}
 	bdp := s.BandwidthBps * s.RTTS / (8 * s.MSSBytes)
 	if s.DurationS == 0 {
-		// Vegas in ns-2 grows one packet per two round trips: BDP round trips from BDP/2.
 		s.DurationS = 30 + 1.2*bdp*s.RTTS
+		if s.Algorithm == "vegas" {
+			// ns-2's Vegas grows one packet per two round trips (or slower): at least BDP
+			// round trips from BDP/2.
+			s.DurationS = 30 + 2.5*bdp*s.RTTS
+		}
 	}
 	e := &Experiment{
 		Kind: KindConverge, Name: fmt.Sprintf("converge-%s-%gbps", s.Algorithm, s.BandwidthBps), Topology: TopoSingle,
