@@ -50,7 +50,8 @@ if has ns2-converge; then
     run "$out/ns2/converge-$a-1Gbps.json" --sim ns2 --experiment converge --algo "$a" --bandwidth 1Gbps
   done
   # Reno-like laws need BDP/2 round trips (4 hours of ns-2) at 10 Gb/s: not run.
-  for a in highspeed scalable cubic bic htcp compound; do
+  # Compound's delay window holds it at 97-99% of the BDP at 10 Gb/s: it never comes back.
+  for a in highspeed scalable cubic bic htcp; do
     run "$out/ns2/converge-$a-10Gbps.json" --sim ns2 --experiment converge --algo "$a" --bandwidth 10Gbps
   done
 fi
