@@ -45,16 +45,16 @@ func (r AlgorithmResponse) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// MarshalJSON writes undefined figures of a point as null.
+// MarshalJSON writes undefined figures of a point as null, in Point's field order.
 func (p Point) MarshalJSON() ([]byte, error) {
-	type plain Point
 	return json.Marshal(struct {
-		plain
+		P             float64  `json:"p"`
 		MeanCwndPkts  *float64 `json:"mean_cwnd_pkts"`
 		CI95Pkts      *float64 `json:"ci95_pkts"`
 		ThroughputBps *float64 `json:"throughput_bps"`
+		LossEvents    int      `json:"loss_events"`
 		SimulatedS    *float64 `json:"simulated_s"`
-	}{plain(p), finitePtr(p.MeanCwndPkts), finitePtr(p.CI95Pkts), finitePtr(p.ThroughputBps), finitePtr(p.SimulatedS)})
+	}{p.P, finitePtr(p.MeanCwndPkts), finitePtr(p.CI95Pkts), finitePtr(p.ThroughputBps), p.LossEvents, finitePtr(p.SimulatedS)})
 }
 
 // MarshalJSON writes an undefined exponent (RTTs all equal) as null.

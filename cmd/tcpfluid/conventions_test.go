@@ -96,7 +96,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"fairness", "--duration", "1e7s"}, []string{"fairness: about", "round trips", "beyond --max-rounds 1000000"}},
 		// run: scenario, parameters and engine options
 		{[]string{"run"}, []string{"need --scenario FILE or --builtin NAME"}},
-		{[]string{"run", "--builtin", "nope"}, []string{"--builtin nope: want one of parking-lot,"}},
+		{[]string{"run", "--builtin", "nope"}, []string{"--builtin nope: want one of modern-bbr-cubic-1bdp,"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--scenario", "x.yaml"}, []string{"give --scenario or --builtin, not both"}},
 		{[]string{"run", "--scenario", filepath.Join(dir, "none.yaml")}, []string{"--scenario", "none.yaml", "no such file"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--algo", "nope"}, []string{`--algo nope: unknown algorithm "nope"`}},
@@ -148,7 +148,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--echarts-file", filepath.Join(dir, "none.js")}, []string{"--echarts-file", "none.js", "no such file"}},
 		{[]string{"completion", "tcsh"}, []string{`completion "tcsh": want bash, zsh or fish`}},
 		{[]string{"scenario", "show"}, []string{"scenario show: want one built-in scenario NAME"}},
-		{[]string{"scenario", "show", "nope"}, []string{"scenario show nope: want one of parking-lot"}},
+		{[]string{"scenario", "show", "nope"}, []string{"scenario show nope: want one of modern-bbr-cubic-1bdp"}},
 		{[]string{"algos", "--format", "xml"}, []string{"--format xml"}},
 	} {
 		start := time.Now()

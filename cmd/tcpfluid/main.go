@@ -100,6 +100,7 @@ func commands() []*cli.Command {
 		sweepCommand(),
 		scenarioCommand(),
 		validateCommand(),
+		referenceCommand(),
 		stabilityCommand(),
 		completionCommand(),
 		manCommand(),

@@ -81,3 +81,11 @@ def test_order_is_kept() -> None:
         "--rtt",
         "100ms",
     ]
+
+
+def test_base_units() -> None:
+    units = {"rtt": "s", "bandwidth": "bps", "mss": "B"}
+    assert to_flags({"rtt": 0.05, "mss": 1000}, units) == ["--rtt", "0.05s", "--mss", "1000B"]
+    assert to_flags({"bandwidth": [1e9, "10Gbps"]}, units) == ["--bandwidth", "1000000000bps,10Gbps"]
+    assert to_flags({"rtt": "100ms", "points": 3}, units) == ["--rtt", "100ms", "--points", "3"]
+    assert to_flags({"rtt": datetime.timedelta(milliseconds=20)}, units) == ["--rtt", "0.02s"]

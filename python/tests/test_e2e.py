@@ -29,7 +29,9 @@ def test_response() -> None:
         fits.loc[0, "c"] == raw["c"]
         and fits.loc[0, "reference_source"] == raw["reference"]["source"]
     )
-    assert abs(fits.loc[0, "d"] - 0.5) < 1e-6  # Mathis: W = 1.22 / sqrt(p)
+    # Mathis, W = 1.22 / sqrt(p), less the ACKs of the lost packets: sqrt(1 - p) steepens
+    # the fit over p up to 1e-2 by under 1e-3.
+    assert abs(fits.loc[0, "d"] - 0.5) < 1e-3
     assert math.isnan(fits.loc[0, "friendliness"])  # Reno against itself: null
     assert r.df is r.points and r.meta["rtt_s"] == 0.1
     assert "points:" in str(r) and "fits:" in str(r) and "<table" in r._repr_html_()

@@ -9,7 +9,7 @@ Python                                        command line
 ``p_min=1e-7`` (underscores → hyphens)        ``--p-min 1e-07``
 ``p=1e-4`` (one letter)                       ``-p 0.0001``
 ``rtt='100ms'``, ``bandwidth='1Gbps'``        ``--rtt 100ms``, ``--bandwidth 1Gbps``
-``rtt=0.1`` (plain numbers: SI base units)    ``--rtt 0.1`` (seconds)
+``rtt=0.1`` (plain numbers: SI base units)    ``--rtt 0.1s`` (the flag's base unit added)
 ``rtt=timedelta(milliseconds=100)``           ``--rtt 0.1s``
 ``algo=['reno', 'cubic']``                    ``--algo reno,cubic``
 ``param={'colo.gamma': 2}``                   ``--param colo.gamma=2`` (one per key)
@@ -21,7 +21,9 @@ Python                                        command line
 ============================================  ======================================
 
 A trailing underscore is dropped (``lambda_=...`` → ``--lambda``), for names that are
-Python keywords.
+Python keywords. The CLI wants a unit on every quantity (``--rtt 0.1`` is an error); a
+plain number given for a flag with a base unit (seconds ``s``, bit/s ``bps``, bytes ``B``,
+BDPs ``bdp``, as ``tcpfluid flags`` reports them) gets that unit, in lists too.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import datetime
 import math
 import numbers
 import os
-from typing import Any, Iterable, List, Mapping
+from typing import Any, Iterable, List, Mapping, Optional
 
 __all__ = ["to_flags", "flag_name", "format_value"]
 
@@ -45,11 +47,11 @@ def flag_name(name: str) -> str:
     return ("-" if len(name) == 1 else "--") + name
 
 
-def format_value(value: Any) -> str:
+def format_value(value: Any, unit: str = "") -> str:
     """One value as the CLI reads it: numbers in Python's round-trip form, lists comma-joined.
 
-    Plain numbers are the CLI's base units: seconds, bit/s, bytes, packets (buffers),
-    per packet (loss rates). ``datetime.timedelta`` becomes seconds with an ``s``.
+    Plain numbers are in the flag's base unit, which ``unit`` appends (``0.1`` with ``s``
+    → ``0.1s``); ``datetime.timedelta`` becomes seconds with an ``s``.
     """
     if isinstance(value, str):
         return value
@@ -58,9 +60,9 @@ def format_value(value: Any) -> str:
     if isinstance(value, datetime.timedelta):
         return _number(value.total_seconds()) + "s"
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        return str(int(value)) + unit
     if isinstance(value, numbers.Real):
-        return _number(float(value))
+        return _number(float(value)) + unit
     if isinstance(value, os.PathLike):
         return os.fspath(value)  # type: ignore[return-value]
     if isinstance(value, Mapping):
@@ -69,7 +71,7 @@ def format_value(value: Any) -> str:
             f"got {value!r} inside a list"
         )
     if isinstance(value, Iterable):
-        return ",".join(format_value(v) for v in value)
+        return ",".join(format_value(v, unit) for v in value)
     raise TypeError(f"cannot pass {type(value).__name__} {value!r} to the CLI")
 
 
@@ -85,11 +87,15 @@ def _is_numpy_bool(value: Any) -> bool:
     return type(value).__name__ == "bool_" and type(value).__module__ == "numpy"
 
 
-def to_flags(flags: Mapping[str, Any]) -> List[str]:
+def to_flags(flags: Mapping[str, Any], units: Optional[Mapping[str, str]] = None) -> List[str]:
     """Turns keyword arguments into CLI arguments, in order; ``None`` values are left out.
+
+    ``units`` maps flag names (``rtt``) to their base units (``s``), for plain numbers.
 
     >>> to_flags({"algo": ["reno", "cubic"], "points": 3, "param": {"colo.gamma": 2}})
     ['--algo', 'reno,cubic', '--points', '3', '--param', 'colo.gamma=2']
+    >>> to_flags({"rtt": 0.05, "bandwidth": [1e9, "10Gbps"]}, {"rtt": "s", "bandwidth": "bps"})
+    ['--rtt', '0.05s', '--bandwidth', '1000000000bps,10Gbps']
     """
     args: List[str] = []
     for name, value in flags.items():
@@ -104,5 +110,5 @@ def to_flags(flags: Mapping[str, Any]) -> List[str]:
                     continue
                 args += [flag, f"{key}={format_value(item)}"]
         else:
-            args += [flag, format_value(value)]
+            args += [flag, format_value(value, (units or {}).get(flag.lstrip("-"), ""))]
     return args

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 from typing import Any, List, Mapping, NamedTuple, Sequence, Union
@@ -67,6 +68,25 @@ def error_for(out: Output) -> CLIError:
     return cls(line, out.returncode, out.argv, out.stdout, out.stderr)
 
 
+@functools.lru_cache(maxsize=None)
+def _units(binary: str) -> Mapping[str, Mapping[str, str]]:
+    """Each command's flags with a base unit (``tcpfluid flags``), by command and flag name."""
+    proc = subprocess.run(
+        [binary, "flags"], capture_output=True, text=True, encoding="utf-8", stdin=subprocess.DEVNULL
+    )
+    try:
+        table = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    except ValueError:
+        table = {}
+    if not isinstance(table, dict):
+        return {}
+    return {
+        cmd: {name: f["base_unit"] for name, f in fl.items() if isinstance(f, dict) and f.get("base_unit")}
+        for cmd, fl in table.items()
+        if isinstance(fl, dict)
+    }
+
+
 def _command(command: Union[str, Sequence[str]]) -> List[str]:
     parts = command.split() if isinstance(command, str) else list(command)
     if not parts:
@@ -89,10 +109,12 @@ def invoke(
     """
     if "format" in flags:
         raise TypeError("format= is not a parameter: the package always reads --format json")
+    binary = find_binary()
+    units = _units(binary).get(" ".join(_command(command)), {})
     argv = [
-        find_binary(),
+        binary,
         *_command(command),
-        *to_flags(flags),
+        *to_flags(flags, units),
         "--format",
         "json",
         *map(str, positional),

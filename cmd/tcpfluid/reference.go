@@ -1,0 +1,643 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/reference"
+)
+
+func referenceCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "reference",
+		Usage: "the same experiment in ns-2 (TCP/Linux) and ns-3 beside tcpfluid's engines",
+		Description: "Writes the experiment as an ns-2.35 Tcl script (Agent/TCP/Linux with the algorithm's " +
+			"Linux module via select_ca, Agent/TCPSink/Sack1, timestamps) and an ns-3.37 C++ program " +
+			"(TcpSocketBase with the algorithm's TcpCongestionOps, SACK, DelAckCount 1, MTU raised so that " +
+			"1460-byte segments with timestamps are not fragmented), runs them when the simulators are " +
+			"installed (`apt-get install ns2 libns3-dev g++`), and prints tcpfluid fluid, tcpfluid packet, " +
+			"ns-2 and ns-3 side by side with relative errors and each run's wall time. Experiments: " +
+			"response (one flow, uniform random loss p on data packets, RTT --rtt, a 10 Gb/s link that never " +
+			"queues; the window is time-averaged over whole loss cycles after --warmup loss events), " +
+			"converge (one flow from the simulator's own slow start on a --bandwidth link with a 1-BDP " +
+			"drop-tail buffer: the first loss and the time until the window is back at the BDP), fairness " +
+			"(seed 000's dumbbell as `tcpfluid fairness` builds it: --mode same|rtt|friendliness, over " +
+			"--seeds, ns-2 with a random send jitter --jitter via overhead_; mean and spread). tcpfluid " +
+			"runs with the constants of --tcpfluid-params (linux: the modules ns-2 runs; ns3; default). " +
+			"--list prints which module each simulator runs for each algorithm and what each lacks. " +
+			"--emit DIR writes the scripts and programs (with build.sh and run.sh for ns-3) without " +
+			"running them. A missing simulator is a one-line error and exit code 1; usage errors exit 2. " +
+			"The ns-3 program is built once per source version into the user cache dir " +
+			"(TCPFLUID_REFERENCE_CACHE=off builds afresh, =DIR caches there).",
+		Flags: []cli.Flag{
+			enumFlag("sim", "both", []string{reference.NS2, reference.NS3, "both", "none"}, "the simulators to run (none: tcpfluid only)"),
+			enumFlag("experiment", reference.KindResponse, []string{reference.KindResponse, reference.KindConverge, reference.KindFairness}, "the experiment"),
+			&cli.StringFlag{Name: "algo", Value: "reno", Usage: "comma list of algorithms; simulator-only modules by name, e.g. westwood"},
+			listFlag("p", "1e-3", numberKind, bound{lo: 0, hi: 1, loOpen: true, hiOpen: true}, "response: loss rates per packet"),
+			durationFlag("rtt", "100ms", positive, "response, converge: round-trip time"),
+			sizeFlag("mss", "", positive, "payload per packet (default: response 1460B, converge 1500B, fairness 1460B)"),
+			&cli.IntFlag{Name: "warmup", Usage: "response: loss events discarded (default 20)"},
+			&cli.StringFlag{Name: "start-ssthresh", Value: "fluid", Usage: "response: the simulators' initial ssthresh in packets (ns-2 max_ssthresh_, ns-3 InitialSlowStartThreshold), so that slow start ends near the mean window: fluid (tcpfluid's fluid mean, when tcpfluid has the law), none, or a number"},
+			&cli.IntFlag{Name: "losses", Usage: "response: measured loss events (default: 2·10^7·p, 60 to 2000)"},
+			listFlag("bandwidth", "1Gbps", rateKind, positive, "converge: link rates"),
+			enumFlag("mode", "same", []string{"same", "rtt", "friendliness"}, "fairness: the mode"),
+			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma list of seeds, or N for 1..N (fairness: one run each, mean and spread)"},
+			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
+			durationFlag("duration", "", positive, "fairness: simulated time (default 1000s)"),
+			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants"),
+			&cli.StringFlag{Name: "engines", Value: "fluid,packet", Usage: "tcpfluid engines to run beside the simulators (fluid, packet; empty: none)"},
+			&cli.StringSliceFlag{Name: "ca-param", Usage: "ns-2 set_ca_param as module.name=integer, e.g. cubic.beta=717 (repeatable)"},
+			&cli.StringFlag{Name: "emit", Usage: "write the experiments to this directory (one folder each) and run nothing"},
+			&cli.StringFlag{Name: "keep", Usage: "keep each simulator run's files under this directory"},
+			&cli.BoolFlag{Name: "list", Usage: "print the algorithm → module map of both simulators"},
+			formatFlag(),
+		},
+		Action: referenceAction,
+	}
+}
+
+func parseSeeds(s string) ([]uint64, error) {
+	if n, err := strconv.Atoi(s); err == nil && !strings.Contains(s, ",") {
+		if n < 1 || n > 1000 {
+			return nil, fmt.Errorf("%w: --seeds %d: want 1 to 1000", errUsage, n)
+		}
+		out := make([]uint64, n)
+		for i := range out {
+			out[i] = uint64(i + 1)
+		}
+		return out, nil
+	}
+	var out []uint64
+	for _, v := range splitList(s) {
+		x, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --seeds %q: want N or a comma list of integers", errUsage, s)
+		}
+		out = append(out, x)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: --seeds: empty", errUsage)
+	}
+	return out, nil
+}
+
+func caParams(c *cli.Context) (map[string]map[string]int, error) {
+	out := map[string]map[string]int{}
+	for _, s := range c.StringSlice("ca-param") {
+		k, v, ok := strings.Cut(s, "=")
+		mod, name, ok2 := strings.Cut(k, ".")
+		n, err := strconv.Atoi(v)
+		if !ok || !ok2 || err != nil || mod == "" || name == "" {
+			return nil, fmt.Errorf("%w: --ca-param %q: want module.name=integer (e.g. cubic.beta=717)", errUsage, s)
+		}
+		if out[mod] == nil {
+			out[mod] = map[string]int{}
+		}
+		out[mod][name] = n
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func referenceAction(c *cli.Context) error {
+	format := outputFormat(c)
+	if c.Bool("list") {
+		return writeModuleList(c.App.Writer, format)
+	}
+	var sims []string
+	switch s := enumOf(c, "sim"); s {
+	case "both":
+		sims = []string{reference.NS2, reference.NS3}
+	case reference.NS2, reference.NS3:
+		sims = []string{s}
+	}
+	engines := map[string]bool{}
+	for _, e := range splitList(c.String("engines")) {
+		if e != "fluid" && e != "packet" {
+			return fmt.Errorf("%w: --engines %q: want fluid and/or packet", errUsage, e)
+		}
+		engines[e] = true
+	}
+	set := enumOf(c, "tcpfluid-params")
+	algos := splitList(c.String("algo"))
+	if len(algos) == 0 {
+		algos = []string{"reno"}
+	}
+	seeds, err := parseSeeds(c.String("seeds"))
+	if err != nil {
+		return err
+	}
+	ca, err := caParams(c)
+	if err != nil {
+		return err
+	}
+	rtt, mss := quantity(c, "rtt"), quantity(c, "mss")
+	kind := enumOf(c, "experiment")
+	rep := &reference.Report{Kind: kind, Simulators: sims, TcpfluidParams: set, RTTS: rtt, Seeds: seeds}
+	// Build every experiment first: description errors are usage errors, before any run.
+	type job struct {
+		row  *reference.Row
+		exps []*reference.Experiment // one per seed
+	}
+	var jobs []job
+	switch kind {
+	case reference.KindResponse:
+		ps := listOf(c, "p")
+		if mss == 0 {
+			mss = 1460
+		}
+		for _, a := range algos {
+			for _, p := range ps {
+				row := &reference.Row{Algorithm: a, P: p, Quantity: "mean_cwnd_pkts"}
+				var exps []*reference.Experiment
+				start, err := startWindow(c, a, p, rtt, mss, set, ca)
+				if err != nil {
+					return err
+				}
+				for _, seed := range seeds {
+					e, err := reference.Response(reference.ResponseSpec{Algorithm: a, P: p, RTTS: rtt, MSSBytes: mss, StartPkts: start,
+						WarmupLosses: c.Int("warmup"), Losses: c.Int("losses"), Seed: seed, Params: ca})
+					if err != nil {
+						return fmt.Errorf("%w: %w", errUsage, err)
+					}
+					exps = append(exps, e)
+				}
+				row.Experiment = exps[0].Name
+				jobs = append(jobs, job{row, exps})
+			}
+		}
+	case reference.KindConverge:
+		bws := listOf(c, "bandwidth")
+		if mss == 0 {
+			mss = 1500
+		}
+		for _, a := range algos {
+			for _, bw := range bws {
+				row := &reference.Row{Algorithm: a, Bandwidth: bw, Quantity: "recovery_s"}
+				var exps []*reference.Experiment
+				for _, seed := range seeds {
+					e, err := reference.Converge(reference.ConvergeSpec{Algorithm: a, BandwidthBps: bw, RTTS: rtt, MSSBytes: mss, Seed: seed, Params: ca})
+					if err != nil {
+						return fmt.Errorf("%w: %w", errUsage, err)
+					}
+					exps = append(exps, e)
+				}
+				row.Experiment = exps[0].Name
+				jobs = append(jobs, job{row, exps})
+			}
+		}
+	case reference.KindFairness:
+		jitter, dur := quantity(c, "jitter"), quantity(c, "duration")
+		mss = 1460
+		for _, a := range algos {
+			row := &reference.Row{Algorithm: a, Mode: enumOf(c, "mode"), Quantity: "jain"}
+			var exps []*reference.Experiment
+			for _, seed := range seeds {
+				e, err := reference.Fairness(reference.FairnessSpec{Mode: enumOf(c, "mode"), Algorithm: a, Seed: seed,
+					JitterS: jitter, DurationS: dur, Params: ca})
+				if err != nil {
+					return fmt.Errorf("%w: %w", errUsage, err)
+				}
+				exps = append(exps, e)
+			}
+			row.Experiment = exps[0].Name
+			jobs = append(jobs, job{row, exps})
+		}
+	}
+	rep.MSSBytes = mss
+	if dir := c.String("emit"); dir != "" {
+		emitSims := sims
+		if len(emitSims) == 0 {
+			emitSims = []string{reference.NS2, reference.NS3}
+		}
+		for _, j := range jobs {
+			for k, e := range j.exps {
+				sub := filepath.Join(dir, e.Name)
+				if len(j.exps) > 1 {
+					sub += fmt.Sprintf("-seed%d", seeds[k])
+				}
+				var files []string
+				for _, sim := range emitSims {
+					fs, err := reference.Emit(sub, e, []string{sim})
+					if errors.Is(err, reference.ErrUnsupported) {
+						fmt.Fprintf(c.App.Writer, "skipped %s for %s: %v\n", sim, e.Name, err)
+						continue
+					}
+					if err != nil {
+						return err
+					}
+					files = append(files, fs...)
+				}
+				for _, f := range files {
+					fmt.Fprintln(c.App.Writer, "wrote", f)
+				}
+			}
+		}
+		return nil
+	}
+	runner := reference.DefaultRunner()
+	runner.KeepDir = c.String("keep")
+	for _, sim := range sims {
+		if err := runner.Available(sim); err != nil {
+			return err
+		}
+	}
+	for _, j := range jobs {
+		row := j.row
+		params, _ := reference.TcpfluidParams(set, row.Algorithm)
+		if b, ok := ca["cubic"]["beta"]; ok && row.Algorithm == "cubic" {
+			// ns-2's tcp_cubic.c beta is in 1/1024: the fluid runs the same β.
+			params = copyParams(params)
+			params["beta"] = float64(b) / 1024
+		}
+		if _, err := model.New(row.Algorithm); err == nil {
+			if err := runTcpfluid(c, row, j.exps[0], engines, params, rtt, mss, seeds[0]); err != nil {
+				return err
+			}
+		} else if len(engines) > 0 {
+			row.Notes = append(row.Notes, fmt.Sprintf("tcpfluid has no %s law: simulators only", row.Algorithm))
+		}
+		for _, sim := range sims {
+			for _, e := range j.exps {
+				m, err := runner.Run(c.Context, sim, e)
+				if errors.Is(err, reference.ErrUnsupported) {
+					row.Notes = append(row.Notes, err.Error())
+					break
+				}
+				if err != nil {
+					return err
+				}
+				if sim == reference.NS2 {
+					row.NS2 = append(row.NS2, m)
+				} else {
+					row.NS3 = append(row.NS3, m)
+				}
+			}
+		}
+		row.NS2Fairness = reference.SummarizeFairness(row.NS2)
+		row.NS3Fairness = reference.SummarizeFairness(row.NS3)
+		row.RelErr = relErrors(row)
+		rep.Rows = append(rep.Rows, *row)
+	}
+	switch format {
+	case formatJSON:
+		return writeJSON(c.App.Writer, rep)
+	case formatCSV:
+		return writeReferenceCSV(c.App.Writer, rep)
+	}
+	return writeReferenceTable(c.App.Writer, rep)
+}
+
+func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, engines map[string]bool, params map[string]float64, rtt, mss float64, seed uint64) error {
+	var err error
+	switch e.Kind {
+	case reference.KindResponse:
+		if engines["fluid"] {
+			if row.Fluid, err = reference.FluidResponse(c.Context, row.Algorithm, row.P, rtt, mss, params, seed); err != nil {
+				return settingsError(err)
+			}
+		}
+		if engines["packet"] {
+			if row.Packet, row.FluidRecovery, err = reference.PacketResponse(c.Context, row.Algorithm, row.P, rtt, mss, params, seed); err != nil {
+				return settingsError(err)
+			}
+		}
+	case reference.KindConverge:
+		if engines["fluid"] {
+			if row.Fluid, err = reference.FluidConverge(c.Context, row.Algorithm, row.Bandwidth, rtt, mss, params); err != nil {
+				return settingsError(err)
+			}
+		}
+	case reference.KindFairness:
+		if engines["fluid"] {
+			if row.Fluid, err = reference.FluidFairness(c.Context, row.Mode, row.Algorithm, e, params, seed); err != nil {
+				return settingsError(err)
+			}
+		}
+	}
+	return nil
+}
+
+// value is the compared quantity of a row's simulator measurements (the mean over seeds).
+func simValue(row *reference.Row, ms []*reference.Measurement, fs *reference.FairnessSummary) (float64, bool) {
+	if len(ms) == 0 {
+		return 0, false
+	}
+	switch row.Quantity {
+	case "mean_cwnd_pkts":
+		var s float64
+		for _, m := range ms {
+			if m.Response == nil {
+				return 0, false
+			}
+			s += m.Response.MeanCwndPkts
+		}
+		return s / float64(len(ms)), true
+	case "recovery_s":
+		var s float64
+		for _, m := range ms {
+			if m.Converge == nil || m.Converge.RecoveryS == nil {
+				return 0, false
+			}
+			s += *m.Converge.RecoveryS
+		}
+		return s / float64(len(ms)), true
+	case "jain":
+		if fs == nil {
+			return 0, false
+		}
+		return fs.Jain.Mean, true
+	}
+	return 0, false
+}
+
+func engineValue(row *reference.Row, st *reference.EngineStats) (float64, bool) {
+	if st == nil {
+		return 0, false
+	}
+	switch row.Quantity {
+	case "mean_cwnd_pkts":
+		return st.MeanCwndPkts, st.MeanCwndPkts > 0
+	case "recovery_s":
+		if st.RecoveryS == nil {
+			return 0, false
+		}
+		return *st.RecoveryS, true
+	case "jain":
+		return st.Jain, st.Jain > 0
+	}
+	return 0, false
+}
+
+func relErrors(row *reference.Row) map[string]float64 {
+	out := map[string]float64{}
+	ns2, ok2 := simValue(row, row.NS2, row.NS2Fairness)
+	ns3, ok3 := simValue(row, row.NS3, row.NS3Fairness)
+	cmp := func(a, b float64) float64 {
+		if row.Quantity == "jain" {
+			return a - b
+		}
+		return a/b - 1
+	}
+	for name, st := range map[string]*reference.EngineStats{"fluid": row.Fluid, "packet": row.Packet, "fluid_recovery": row.FluidRecovery} {
+		v, ok := engineValue(row, st)
+		if !ok {
+			continue
+		}
+		if ok2 && ns2 != 0 {
+			out[name+"/ns2"] = cmp(v, ns2)
+		}
+		if ok3 && ns3 != 0 {
+			out[name+"/ns3"] = cmp(v, ns3)
+		}
+	}
+	if ok2 && ok3 && ns2 != 0 {
+		out["ns3/ns2"] = cmp(ns3, ns2)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func fmtOpt(v float64, ok bool, f string) string {
+	if !ok || math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf(f, v)
+}
+
+func relStr(row *reference.Row, key string) string {
+	v, ok := row.RelErr[key]
+	if !ok {
+		return "-"
+	}
+	if row.Quantity == "jain" {
+		return fmt.Sprintf("%+.3f", v)
+	}
+	return fmt.Sprintf("%+.1f%%", 100*v)
+}
+
+func simCell(row *reference.Row, ms []*reference.Measurement, fs *reference.FairnessSummary) string {
+	v, ok := simValue(row, ms, fs)
+	if !ok {
+		return "-"
+	}
+	switch row.Quantity {
+	case "mean_cwnd_pkts":
+		if len(ms) == 1 {
+			return fmt.Sprintf("%.4g ± %.2g", v, ms[0].Response.CI95Pkts)
+		}
+		return fmt.Sprintf("%.4g", v)
+	case "jain":
+		return fmt.Sprintf("%.3f ± %.3f", v, fs.Jain.SD)
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func wall(ms []*reference.Measurement) string {
+	if len(ms) == 0 {
+		return "-"
+	}
+	var s float64
+	for _, m := range ms {
+		s += m.WallS
+	}
+	return fmt.Sprintf("%.3gs", s)
+}
+
+func engWall(st *reference.EngineStats) string {
+	if st == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3gs", st.WallS)
+}
+
+func writeReferenceTable(w io.Writer, rep *reference.Report) error {
+	fmt.Fprintf(w, "reference %s: simulators %s, tcpfluid constants %q, MSS %g bytes, seeds %v\n", rep.Kind,
+		strings.Join(rep.Simulators, ", "), rep.TcpfluidParams, rep.MSSBytes, rep.Seeds)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "algorithm\tpoint\tquantity\tfluid\tpacket\tns-2\tns-3\tfluid/ns2\tpacket/ns2\tfluid/ns3\tns3/ns2\twall fluid\tpacket\tns-2\tns-3")
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		point := ""
+		switch {
+		case r.P > 0:
+			point = "p=" + num(r.P)
+		case r.Bandwidth > 0:
+			point = model.FormatRate(r.Bandwidth)
+		default:
+			point = r.Mode
+		}
+		fv, fok := engineValue(r, r.Fluid)
+		pv, pok := engineValue(r, r.Packet)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, point, r.Quantity,
+			fmtOpt(fv, fok, "%.4g"), fmtOpt(pv, pok, "%.4g"), simCell(r, r.NS2, r.NS2Fairness), simCell(r, r.NS3, r.NS3Fairness),
+			relStr(r, "fluid/ns2"), relStr(r, "packet/ns2"), relStr(r, "fluid/ns3"), relStr(r, "ns3/ns2"),
+			engWall(r.Fluid), engWall(r.Packet), wall(r.NS2), wall(r.NS3))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rep.Rows {
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "note (%s): %s\n", r.Algorithm, n)
+		}
+		for _, ms := range [][]*reference.Measurement{r.NS2, r.NS3} {
+			for _, m := range ms {
+				fmt.Fprintf(w, "%s %s seed %d: module %s, %.4g simulated s, %.0f packets sent, %.0f dropped, %d loss events, %d timeouts%s\n",
+					m.Simulator, m.Experiment, m.Seed, m.Module, m.SimulatedS, m.SentPkts, m.DropPkts, m.Reductions, m.Timeouts, detail(m))
+			}
+		}
+	}
+	return nil
+}
+
+func detail(m *reference.Measurement) string {
+	switch {
+	case m.Response != nil:
+		r := m.Response
+		return fmt.Sprintf("; measured %d loss events over %.4g s (%.4g packets each), goodput %s", r.LossEvents, r.MeasuredS,
+			r.PktsPerLossEvent, model.FormatRate(r.GoodputBps))
+	case m.Converge != nil:
+		cv := m.Converge
+		rec := "never back"
+		if cv.RecoveryS != nil {
+			rec = fmt.Sprintf("back at the BDP %.4g s later", *cv.RecoveryS)
+		}
+		return fmt.Sprintf("; BDP %.0f packets, first loss at %.4g s with cwnd %.0f, min %.0f after, %s", cv.BDPPkts, cv.FirstLossS,
+			cv.CwndAtLossPkts, cv.MinAfterPkts, rec)
+	case m.Fairness != nil:
+		var sh []string
+		for _, s := range m.Fairness.Shares {
+			sh = append(sh, fmt.Sprintf("%.3f", s.Fraction))
+		}
+		return fmt.Sprintf("; Jain %.3f, shares %s, utilisation %.3f", m.Fairness.Jain, strings.Join(sh, "/"), m.Fairness.Utilisation)
+	}
+	return ""
+}
+
+func writeReferenceCSV(w io.Writer, rep *reference.Report) error {
+	fmt.Fprintln(w, "algorithm,p,bandwidth_bps,mode,quantity,fluid,packet,ns2,ns3,fluid_vs_ns2,packet_vs_ns2,fluid_vs_ns3,ns3_vs_ns2,fluid_wall_s,packet_wall_s,ns2_wall_s,ns3_wall_s")
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		cell := func(v float64, ok bool) string {
+			if !ok {
+				return ""
+			}
+			return num(v)
+		}
+		fv, fok := engineValue(r, r.Fluid)
+		pv, pok := engineValue(r, r.Packet)
+		n2, ok2 := simValue(r, r.NS2, r.NS2Fairness)
+		n3, ok3 := simValue(r, r.NS3, r.NS3Fairness)
+		rel := func(k string) string {
+			v, ok := r.RelErr[k]
+			return cell(v, ok)
+		}
+		ws := func(ms []*reference.Measurement) string {
+			if len(ms) == 0 {
+				return ""
+			}
+			s := 0.0
+			for _, m := range ms {
+				s += m.WallS
+			}
+			return num(s)
+		}
+		ew := func(st *reference.EngineStats) string {
+			if st == nil {
+				return ""
+			}
+			return num(st.WallS)
+		}
+		fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r.Algorithm, cell(r.P, r.P > 0), cell(r.Bandwidth, r.Bandwidth > 0),
+			r.Mode, r.Quantity, cell(fv, fok), cell(pv, pok), cell(n2, ok2), cell(n3, ok3),
+			rel("fluid/ns2"), rel("packet/ns2"), rel("fluid/ns3"), rel("ns3/ns2"), ew(r.Fluid), ew(r.Packet), ws(r.NS2), ws(r.NS3))
+	}
+	return nil
+}
+
+func writeModuleList(w io.Writer, format string) error {
+	rows := reference.Modules(func(n string) bool { _, err := model.New(n); return err == nil })
+	switch format {
+	case formatJSON:
+		return writeJSON(w, rows)
+	case formatCSV:
+		fmt.Fprintln(w, "algorithm,tcpfluid,ns2_module,ns2_source,ns3_typeid,ns3_source,ns2_lacks,ns3_lacks")
+		for _, r := range rows {
+			n2, s2, n3, s3 := "", "", "", ""
+			if r.NS2 != nil {
+				n2, s2 = r.NS2.Name, r.NS2.Source
+			}
+			if r.NS3 != nil {
+				n3, s3 = "ns3::"+r.NS3.Name, r.NS3.Source
+			}
+			fmt.Fprintf(w, "%s,%t,%s,%q,%s,%q,%q,%q\n", r.Algorithm, r.Fluid, n2, s2, n3, s3, r.NS2Lacks, r.NS3Lacks)
+		}
+		return nil
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "algorithm\ttcpfluid\tns-2 select_ca\tns-3 TypeId\tnot in ns-2\tnot in ns-3")
+	for _, r := range rows {
+		n2, n3 := "-", "-"
+		if r.NS2 != nil {
+			n2 = r.NS2.Name
+		}
+		if r.NS3 != nil {
+			n3 = "ns3::" + r.NS3.Name
+		}
+		yes := "-"
+		if r.Fluid {
+			yes = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, yes, n2, n3, r.NS2Lacks, r.NS3Lacks)
+	}
+	return tw.Flush()
+}
+
+func copyParams(p map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// startWindow is the response point's initial ssthresh for the simulators (packets; 0: none).
+func startWindow(c *cli.Context, algo string, p, rtt, mss float64, set string, ca map[string]map[string]int) (float64, error) {
+	switch v := c.String("start-ssthresh"); v {
+	case "none":
+		return 0, nil
+	case "fluid", "":
+		if _, err := model.New(algo); err != nil {
+			return 0, nil
+		}
+		params, _ := reference.TcpfluidParams(set, algo)
+		if b, ok := ca["cubic"]["beta"]; ok && algo == "cubic" {
+			params = copyParams(params)
+			params["beta"] = float64(b) / 1024
+		}
+		st, err := reference.FluidResponse(c.Context, algo, p, rtt, mss, params, 1)
+		if err != nil {
+			return 0, settingsError(err)
+		}
+		return st.MeanCwndPkts, nil
+	default:
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%w: --start-ssthresh %q: want fluid, none or a number of packets", errUsage, v)
+		}
+		return n, nil
+	}
+}

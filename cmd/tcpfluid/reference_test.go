@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/reference"
+)
+
+func TestCLIReferenceList(t *testing.T) {
+	out, err := runCLI(t, "reference", "--list", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []reference.ModuleRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]reference.ModuleRow{}
+	for _, r := range rows {
+		by[r.Algorithm] = r
+	}
+	if r := by["compound"]; r.NS2 == nil || r.NS3 != nil || r.NS3Lacks == "" {
+		t.Errorf("compound: %+v", r)
+	}
+	if r := by["cubic"]; r.NS2 == nil || r.NS2.Name != "cubic" || r.NS3 == nil || r.NS3.Name != "TcpCubic" || !r.Fluid {
+		t.Errorf("cubic: %+v", r)
+	}
+}
+
+func TestCLIReferenceEmit(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLI(t, "reference", "--experiment", "fairness", "--mode", "rtt", "--algo", "reno,compound", "--seeds", "2", "--emit", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"fairness-rtt-reno-seed1/tcpfluid-reference.tcl", "fairness-rtt-reno-seed2/run.sh",
+		"fairness-rtt-compound-seed1/tcpfluid-reference.tcl",
+	} {
+		if _, err := os.Stat(filepath.Join(dir, want)); err != nil {
+			t.Errorf("%s not written: %v\n%s", want, err, out)
+		}
+	}
+	// ns-3 has no Compound: said, not written.
+	if !strings.Contains(out, "skipped ns3 for fairness-rtt-compound") {
+		t.Errorf("no note about ns-3's missing compound:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fairness-rtt-compound-seed1", "run.sh")); err == nil {
+		t.Error("an ns-3 run.sh for compound")
+	}
+}
+
+func TestCLIReferenceErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"reference", "--sim", "ns4"},
+		{"reference", "--experiment", "bogus"},
+		{"reference", "--p", "2"},
+		{"reference", "--seeds", "x"},
+		{"reference", "--tcpfluid-params", "bsd"},
+		{"reference", "--ca-param", "cubic.beta"},
+		{"reference", "--engines", "quantum"},
+	} {
+		if _, err := runCLI(t, args...); !errors.Is(err, errUsage) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	// A missing simulator is one line and not a usage error (exit 1).
+	t.Setenv("TCPFLUID_NS", "/nonexistent/ns")
+	_, err := runCLI(t, "reference", "--sim", "ns2", "--algo", "reno", "--p", "1e-2", "--engines", "")
+	if !errors.Is(err, reference.ErrNoSimulator) || errors.Is(err, errUsage) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("missing ns-2: %v", err)
+	}
+}
+
+// --sim none runs tcpfluid's engines alone: the same rows without a simulator.
+func TestCLIReferenceTcpfluidOnly(t *testing.T) {
+	out, err := runCLI(t, "reference", "--sim", "none", "--algo", "reno,scalable", "--p", "1e-3", "--engines", "fluid", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep reference.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 2 || rep.Rows[0].Fluid == nil || !(rep.Rows[0].Fluid.MeanCwndPkts > 30) {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	if p := rep.Rows[1].Fluid.Params; p["legacy_window"] != 50 || p["a"] != 0.02 {
+		t.Errorf("scalable ran with %v, want the linux set", p)
+	}
+}

@@ -1,0 +1,87 @@
+package reference
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// setDir is the reference set, made by scripts/reference/regenerate.sh.
+var setDir = filepath.Join("..", "testdata", "reference")
+
+// TestReferenceSetShape reads the reference set without any simulator and checks that
+// every file is a well-formed `tcpfluid reference` report: each row names its point, each
+// simulator measurement has its version, module, wall time and the numbers of its kind.
+func TestReferenceSetShape(t *testing.T) {
+	files, err := LoadSet(setDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skip("no reference set yet (scripts/reference/regenerate.sh makes it)")
+	}
+	kinds := map[string]int{}
+	for _, f := range files {
+		r := f.Report
+		name := filepath.Base(f.Path)
+		sim := filepath.Base(filepath.Dir(f.Path))
+		if len(r.Rows) != 1 {
+			t.Errorf("%s: %d rows, want 1", name, len(r.Rows))
+			continue
+		}
+		if !strings.HasPrefix(name, r.Kind+"-") {
+			t.Errorf("%s: kind %q does not match the file name", name, r.Kind)
+		}
+		kinds[sim+" "+r.Kind]++
+		row := r.Rows[0]
+		ms := row.NS2
+		if sim == NS3 {
+			ms = row.NS3
+		}
+		if len(ms) == 0 {
+			t.Errorf("%s: no %s measurement", name, sim)
+			continue
+		}
+		for _, m := range ms {
+			if m.Simulator != sim || m.Version == "" || m.Module == "" || !(m.WallS > 0) || !(m.SimulatedS > 0) {
+				t.Errorf("%s: measurement %+v lacks simulator, version, module or times", name, m)
+			}
+			switch r.Kind {
+			case KindResponse:
+				s := m.Response
+				if s == nil || !(s.MeanCwndPkts > 0) || !(s.CI95Pkts >= 0) || s.LossEvents < Batches || !(s.GoodputBps > 0) {
+					t.Errorf("%s: response %+v", name, s)
+					continue
+				}
+				// The window is at least a packet; a point's CI is finite.
+				if s.MeanCwndPkts < 1 || math.IsInf(s.CI95Pkts, 0) {
+					t.Errorf("%s: mean %v ± %v", name, s.MeanCwndPkts, s.CI95Pkts)
+				}
+				if row.P <= 0 || math.Abs(m.DropPkts/m.SentPkts-row.P) > 0.5*row.P+3/m.SentPkts*math.Sqrt(m.SentPkts*row.P) {
+					t.Errorf("%s: %v drops in %v packets at p = %v", name, m.DropPkts, m.SentPkts, row.P)
+				}
+			case KindConverge:
+				c := m.Converge
+				if c == nil || !(c.BDPPkts > 0) || !(c.FirstLossS > 0) || !(c.CwndAtLossPkts >= c.BDPPkts) {
+					t.Errorf("%s: converge %+v", name, c)
+				}
+			case KindFairness:
+				fs := m.Fairness
+				if fs == nil || len(fs.Shares) < 2 || !(fs.Jain > 0 && fs.Jain <= 1+1e-9) || !(fs.Utilisation > 0.5 && fs.Utilisation <= 1.01) {
+					t.Errorf("%s: fairness %+v", name, fs)
+				}
+			}
+		}
+		if r.Kind == KindFairness {
+			sum := row.NS2Fairness
+			if sim == NS3 {
+				sum = row.NS3Fairness
+			}
+			if sum == nil || sum.Jain.N != len(ms) {
+				t.Errorf("%s: the summary over seeds is missing or counts %v", name, sum)
+			}
+		}
+	}
+	t.Logf("reference set: %v", kinds)
+}

@@ -1,0 +1,166 @@
+package reference
+
+// This file is the only glue between the reference package and tcpfluid's own engines: it
+// calls them through their public API (response.MeasurePoint, validate.Point,
+// response.Converge, response.Fairness), so that it is the one place to adapt when those
+// APIs change.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tcpfluid/tcpfluid/response"
+	"github.com/tcpfluid/tcpfluid/validate"
+)
+
+// Parameter sets: the constants tcpfluid runs an algorithm with when it is compared with
+// a simulator, as a user who read the simulator's source would set them.
+const (
+	SetLinux   = "linux"   // the Linux 2.6.2x modules ns-2.35's TCP/Linux runs
+	SetNS3     = "ns3"     // ns-3.37's TcpXxx classes
+	SetDefault = "default" // tcpfluid's own defaults (the RFCs and papers)
+)
+
+// TcpfluidParams returns tcpfluid's parameter overrides for an algorithm under a set.
+// Only parameters tcpfluid has today are set; docs/simulators.md lists what each
+// implementation does that tcpfluid cannot express yet.
+func TcpfluidParams(set, algo string) (map[string]float64, error) {
+	switch set {
+	case SetDefault, "":
+		return nil, nil
+	case SetLinux:
+		switch algo {
+		case "cubic":
+			return map[string]float64{"beta": 819.0 / 1024}, nil // tcp_cubic.c beta 819
+		case "highspeed":
+			return map[string]float64{"table": 1}, nil // tcp_highspeed.c hstcp_aimd_vals
+		case "scalable":
+			// tcp_scalable.c: +1 per min(cwnd, 50) ACKs; tcpfluid's closest: a = 1/50 above
+			// 50 packets, Reno below (tcpfluid also halves below 50: Linux keeps 7/8).
+			return map[string]float64{"a": 0.02, "legacy_window": 50}, nil
+		case "bic":
+			return map[string]float64{"beta": 819.0 / 1024, "s_max": 16, "low_window": 14}, nil
+		}
+		return nil, nil
+	case SetNS3:
+		switch algo {
+		case "cubic":
+			return map[string]float64{"beta": 0.7, "reno_friendly": 0}, nil // tcp-cubic.cc: no TCP-friendly region
+		case "highspeed":
+			return map[string]float64{"table": 1}, nil
+		case "scalable":
+			return map[string]float64{"a": 0.02, "legacy_window": 50}, nil // AIFactor 50
+		case "bic":
+			return map[string]float64{"beta": 0.8, "s_max": 16, "low_window": 14}, nil
+		}
+		return nil, nil
+	}
+	return nil, fmt.Errorf("%w: parameter set %q, want linux, ns3 or default", ErrExperiment, set)
+}
+
+// EngineStats is a tcpfluid engine's number for one experiment, with its wall time.
+type EngineStats struct {
+	Engine       string             `json:"engine"` // fluid or packet
+	Form         string             `json:"form,omitempty"`
+	Params       map[string]float64 `json:"params,omitempty"`
+	MeanCwndPkts float64            `json:"mean_cwnd_pkts,omitempty"`
+	CI95Pkts     float64            `json:"ci95_pkts,omitempty"`
+	GoodputBps   float64            `json:"goodput_bps,omitempty"`
+	LossEvents   int                `json:"loss_events,omitempty"`
+	// Converge: the fluid's recovery time from a loss at W = BDP back to the BDP, s.
+	RecoveryS *float64 `json:"recovery_s,omitempty"`
+	// Fairness.
+	Jain   float64   `json:"jain,omitempty"`
+	Shares []float64 `json:"shares,omitempty"`
+	WallS  float64   `json:"wall_s"`
+}
+
+// FluidResponse is tcpfluid's fluid engine at a response point: response.MeasurePoint
+// with the random loss model (Poisson losses of intensity p per packet).
+func FluidResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, params map[string]float64, seed uint64) (*EngineStats, error) {
+	t0 := time.Now()
+	pt, err := response.MeasurePoint(ctx, algo, p, response.Settings{LossModel: "random", RTTS: rttS, MSSBytes: mssBytes,
+		Params: map[string]map[string]float64{algo: params}, Seed: seed, Workers: 1})
+	if err != nil {
+		return nil, err
+	}
+	return &EngineStats{Engine: "fluid", Form: "hybrid", Params: params, MeanCwndPkts: pt.MeanCwndPkts, CI95Pkts: pt.CI95Pkts,
+		GoodputBps: pt.ThroughputBps, LossEvents: pt.LossEvents, WallS: time.Since(t0).Seconds()}, nil
+}
+
+// PacketResponse is tcpfluid's packet engine at a response point (validate.Point,
+// random loss); it also returns the fluid's hybrid-recovery form over the same losses.
+func PacketResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, params map[string]float64, seed uint64) (pkt, fluid *EngineStats, err error) {
+	t0 := time.Now()
+	v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, Params: params, LossModel: "random", P: p,
+		RTTS: rttS, MSSBytes: mssBytes, Seed: seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	wall := time.Since(t0).Seconds()
+	pkt = &EngineStats{Engine: "packet", Params: params, WallS: wall}
+	fluid = &EngineStats{Engine: "fluid", Form: v.Form, Params: params, WallS: wall}
+	for _, m := range v.Metrics {
+		switch m.Metric {
+		case "mean_cwnd_pkts":
+			pkt.MeanCwndPkts, fluid.MeanCwndPkts = m.Packet, m.Fluid
+		case "mean_throughput_bps":
+			pkt.GoodputBps, fluid.GoodputBps = m.Packet, m.Fluid
+		}
+	}
+	if v.Point != nil {
+		pkt.LossEvents = v.Point.Losses
+	}
+	return pkt, fluid, nil
+}
+
+// FluidConverge is tcpfluid's recovery time (response.Converge): from the window just
+// after a loss at W = BDP back to the BDP, on a link of bw bit/s with a 1-BDP buffer.
+func FluidConverge(ctx context.Context, algo string, bw, rttS, mssBytes float64, params map[string]float64) (*EngineStats, error) {
+	t0 := time.Now()
+	rep, err := response.Converge(ctx, response.ConvergeSettings{Algorithms: []string{algo}, BandwidthsBps: []float64{bw},
+		RTTS: rttS, MSSBytes: []float64{mssBytes}, Params: map[string]map[string]float64{algo: params}, Workers: 1})
+	if err != nil {
+		return nil, err
+	}
+	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: params, WallS: time.Since(t0).Seconds()}
+	if len(rep.Results) > 0 {
+		st.RecoveryS = rep.Results[0].RecoveryTimeS
+	}
+	return st, nil
+}
+
+// FluidFairness is tcpfluid's fairness run of the same mode on seed 000's dumbbell
+// (response.Fairness with the CLI's defaults: 3 flows 10 s apart, RTTs 50/75/100 ms,
+// against reno:4, 1000 s measured from 500 s).
+func FluidFairness(ctx context.Context, mode, algo string, e *Experiment, params map[string]float64, seed uint64) (*EngineStats, error) {
+	t0 := time.Now()
+	s := response.FairnessSettings{Mode: mode, Algorithms: []string{algo}, DurationS: e.DurationS, MeasureFromS: e.MeasureFromS,
+		Params: map[string]map[string]float64{algo: params}, Seed: seed, Workers: 1}
+	switch mode {
+	case "same":
+		s.Flows = len(e.Flows)
+		if len(e.Flows) > 1 {
+			s.StartGapS = e.Flows[1].StartS
+		}
+	case "rtt":
+		for i := range e.Flows {
+			s.RTTsS = append(s.RTTsS, e.RTTS(i))
+		}
+	case "friendliness":
+		s.Against, s.AgainstFlows = e.Flows[len(e.Flows)-1].Algorithm, len(e.Flows)-1
+	}
+	rep, err := response.Fairness(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: params, WallS: time.Since(t0).Seconds()}
+	if len(rep.Results) > 0 {
+		st.Jain = rep.Results[0].Jain
+		for _, sh := range rep.Results[0].Shares {
+			st.Shares = append(st.Shares, sh.Fraction)
+		}
+	}
+	return st, nil
+}
