@@ -133,8 +133,11 @@ type EventLaw interface {
 type Recovery int
 
 const (
+	// RecoveryDefault is no choice: an algorithm's own recovery, NewReno unless it says
+	// (RecoveryOf), or a Variant that keeps its algorithm's.
+	RecoveryDefault Recovery = iota
 	// RecoveryNewReno: fast retransmit, fast recovery, partial ACKs keep the sender in recovery.
-	RecoveryNewReno Recovery = iota
+	RecoveryNewReno
 	// RecoveryReno: fast retransmit and fast recovery that ends at the first new ACK; a
 	// second loss in the window being repaired waits for the retransmission timer.
 	RecoveryReno
@@ -225,9 +228,13 @@ type (
 	}
 )
 
-// RecoveryOf is the loss recovery of an algorithm: its RecoveryStyle, or NewReno.
+// RecoveryOf is the loss recovery of an algorithm: its variant's, else its RecoveryStyle,
+// else NewReno.
 func RecoveryOf(a Algorithm) Recovery {
-	if r, ok := a.(RecoveryStyle); ok {
+	if v, ok := a.(interface{ variantRecovery() Recovery }); ok && v.variantRecovery() != RecoveryDefault {
+		return v.variantRecovery()
+	}
+	if r, ok := a.(RecoveryStyle); ok && r.Recovery() != RecoveryDefault {
 		return r.Recovery()
 	}
 	return RecoveryNewReno

@@ -45,7 +45,10 @@ type bic struct {
 	p bicParams
 }
 
-var _ Algorithm = (*bic)(nil)
+var (
+	_ Algorithm = (*bic)(nil)
+	_ Varianter = (*bic)(nil)
+)
 
 type bicRule struct {
 	p    bicParams
@@ -75,4 +78,15 @@ func (r *bicRule) Congestion(w float64, _ Observation) float64 {
 		return w / 2
 	}
 	return r.p.beta * w
+}
+
+// Variants: BIC as Linux's tcp_bic.c has it (β 819/1024, max_increment 16, low_window 14)
+// and as ns-3.37's TcpBic (Beta 0.8, MaxIncr 16, LowWnd 14).
+func (a *bic) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "Linux tcp_bic.c (2.6.2x): beta 819/1024, max_increment 16, low_window 14",
+			Params: map[string]float64{"beta": 819.0 / 1024, "s_max": 16, "low_window": 14}},
+		{Name: "ns3", Source: "ns-3.37 TcpBic: Beta 0.8, MaxIncr 16, LowWnd 14",
+			Params: map[string]float64{"beta": 0.8, "s_max": 16, "low_window": 14}},
+	}
 }

@@ -57,6 +57,7 @@ type cubic struct {
 
 var (
 	_ Algorithm          = (*cubic)(nil)
+	_ Varianter          = (*cubic)(nil)
 	_ ResponseReferencer = (*cubic)(nil)
 	_ ConvergeReferencer = (*cubic)(nil)
 	_ FluidLaw           = (*cubicFluid)(nil)
@@ -271,4 +272,16 @@ func (e *cubicEvent) OnTimeout(Observation) {
 	e.congestion(e.cwnd)
 	e.cwnd = e.win.Timeout(e.cwnd)
 	e.inEpoch = false
+}
+
+// Variants: CUBIC as Linux's tcp_cubic.c has it (ns-2.35 TCP/Linux runs Linux 2.6.2x's:
+// β = 819/1024) and as ns-3.37's TcpCubic (β 0.7 and no TCP-friendly region). What else
+// they do differently is in docs/simulators.md.
+func (a *cubic) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024",
+			Params: map[string]float64{"beta": 819.0 / 1024}},
+		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region",
+			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0}},
+	}
 }

@@ -122,6 +122,7 @@ type highSpeed struct {
 
 var (
 	_ Algorithm          = (*highSpeed)(nil)
+	_ Varianter          = (*highSpeed)(nil)
 	_ ResponseReferencer = (*highSpeed)(nil)
 	_ ConvergeReferencer = (*highSpeed)(nil)
 )
@@ -182,4 +183,13 @@ func (r *highSpeedRule) Congestion(w float64, _ Observation) float64 {
 		return (1 - HighSpeedB(w)) * w
 	}
 	return (1 - r.row(w).b) * w
+}
+
+// Variants: Linux's tcp_highspeed.c and ns-3.37's TcpHighSpeed both step through RFC 3649's
+// Appendix B table (hstcp_aimd_vals) rather than the closed form.
+func (a *highSpeed) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "Linux tcp_highspeed.c hstcp_aimd_vals (RFC 3649 Appendix B)", Params: map[string]float64{"table": 1}},
+		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed (RFC 3649 Appendix B table)", Params: map[string]float64{"table": 1}},
+	}
 }

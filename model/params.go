@@ -81,6 +81,7 @@ type Base struct {
 	describe    string
 	defs        []ParamDef
 	constraints []Constraint
+	recovery    Recovery // a variant's recovery (New); RecoveryDefault for the algorithm's own
 }
 
 // NewBase is the Base of an algorithm with the given parameters, in the order Params
@@ -88,6 +89,9 @@ type Base struct {
 func NewBase(name, describe string, defs ...ParamDef) Base {
 	return Base{name: name, describe: describe, defs: defs}
 }
+
+func (b *Base) setRecovery(r Recovery)    { b.recovery = r }
+func (b *Base) variantRecovery() Recovery { return b.recovery }
 
 // Require adds relations between parameters that Check tests.
 func (b *Base) Require(cs ...Constraint) { b.constraints = append(b.constraints, cs...) }

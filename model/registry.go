@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -31,33 +30,42 @@ func Register(name string, ctor func() Algorithm) {
 	registry[name] = ctor
 }
 
-// New returns a fresh instance of the named algorithm with default parameters.
+// New returns a fresh instance of the named algorithm with default parameters, or with
+// those of a variant: "cubic@linux" (Varianter), the parameters checked together.
 func New(name string) (Algorithm, error) {
+	algo, variant := SplitVariant(name)
 	registryMu.RLock()
-	ctor, ok := registry[name]
+	ctor, ok := registry[algo]
 	registryMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("%w: algorithm %q (known: %v)", ErrUnknownAlgorithm, name, Algorithms())
 	}
-	return ctor(), nil
+	a := ctor()
+	if variant == "" {
+		return a, nil
+	}
+	if err := applyVariant(a, algo, variant); err != nil {
+		return nil, err
+	}
+	if c, ok := a.(Checker); ok {
+		if err := c.Check(); err != nil {
+			return nil, &ParamError{Err: fmt.Errorf("variant %s: %w", name, err)}
+		}
+	}
+	return a, nil
 }
 
-// Configure returns a fresh instance of the named algorithm with every parameter of params
-// set (in name order, each checked against its range) and then the parameters checked
-// together once (Checker). It is how both engines, validation and sweeps build an
-// algorithm, so a set of parameters is accepted or refused as a whole, whatever the order
-// it was given in.
+// Configure returns a fresh instance of the named algorithm (or variant, "cubic@linux")
+// with every parameter of params set on top (in name order, each checked against its
+// range) and then the parameters checked together once (Checker). It is how both engines,
+// validation and sweeps build an algorithm, so a set of parameters is accepted or refused
+// as a whole, whatever the order it was given in.
 func Configure(name string, params map[string]float64) (Algorithm, error) {
 	a, err := New(name)
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(params) {
 		if err := a.Set(k, params[k]); err != nil {
 			return nil, &ParamError{Param: k, Err: err}
 		}
@@ -81,7 +89,8 @@ type ParamError struct {
 func (e *ParamError) Error() string { return e.Err.Error() }
 func (e *ParamError) Unwrap() error { return e.Err }
 
-// Algorithms lists the registered algorithm names in sorted order.
+// Algorithms lists the registered algorithm names in sorted order (without variants:
+// VariantsOf lists an algorithm's).
 func Algorithms() []string {
 	registryMu.RLock()
 	defer registryMu.RUnlock()

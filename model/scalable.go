@@ -40,6 +40,7 @@ type scalable struct {
 
 var (
 	_ Algorithm          = (*scalable)(nil)
+	_ Varianter          = (*scalable)(nil)
 	_ ResponseReferencer = (*scalable)(nil)
 	_ ConvergeReferencer = (*scalable)(nil)
 )
@@ -79,4 +80,13 @@ func (r *scalableRule) Congestion(w float64, _ Observation) float64 {
 		return (1 - r.p.b) * w
 	}
 	return w / 2
+}
+
+// Variants: Linux's tcp_scalable.c and ns-3.37's TcpScalable add one packet per 50 ACKs
+// (a = 0.02) above a window of 50 packets.
+func (a *scalable) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "Linux tcp_scalable.c: +1 per min(cwnd, 50) ACKs", Params: map[string]float64{"a": 0.02, "legacy_window": 50}},
+		{Name: "ns3", Source: "ns-3.37 TcpScalable: AIFactor 50", Params: map[string]float64{"a": 0.02, "legacy_window": 50}},
+	}
 }

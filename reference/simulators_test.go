@@ -68,8 +68,7 @@ func TestReRun(t *testing.T) {
 					set = SetNS3
 				}
 				algo, p := f0(t, stored)
-				params, _ := TcpfluidParams(set, algo)
-				fl, err := FluidResponse(t.Context(), algo, p, 0.1, 1460, params, 1)
+				fl, err := FluidResponse(t.Context(), TcpfluidAlgorithm(set, algo), p, 0.1, 1460, nil, 1)
 				if err != nil {
 					t.Fatal(err)
 				}

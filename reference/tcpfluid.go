@@ -7,9 +7,9 @@ package reference
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
 	"github.com/tcpfluid/tcpfluid/validate"
 )
@@ -22,41 +22,21 @@ const (
 	SetDefault = "default" // tcpfluid's own defaults (the RFCs and papers)
 )
 
-// TcpfluidParams returns tcpfluid's parameter overrides for an algorithm under a set.
-// Only parameters tcpfluid has today are set; docs/simulators.md lists what each
-// implementation does that tcpfluid cannot express yet.
-func TcpfluidParams(set, algo string) (map[string]float64, error) {
-	switch set {
-	case SetDefault, "":
-		return nil, nil
-	case SetLinux:
-		switch algo {
-		case "cubic":
-			return map[string]float64{"beta": 819.0 / 1024}, nil // tcp_cubic.c beta 819
-		case "highspeed":
-			return map[string]float64{"table": 1}, nil // tcp_highspeed.c hstcp_aimd_vals
-		case "scalable":
-			// tcp_scalable.c: +1 per min(cwnd, 50) ACKs; tcpfluid's closest: a = 1/50 above
-			// 50 packets, Reno below (tcpfluid also halves below 50: Linux keeps 7/8).
-			return map[string]float64{"a": 0.02, "legacy_window": 50}, nil
-		case "bic":
-			return map[string]float64{"beta": 819.0 / 1024, "s_max": 16, "low_window": 14}, nil
-		}
-		return nil, nil
-	case SetNS3:
-		switch algo {
-		case "cubic":
-			return map[string]float64{"beta": 0.7, "reno_friendly": 0}, nil // tcp-cubic.cc: no TCP-friendly region
-		case "highspeed":
-			return map[string]float64{"table": 1}, nil
-		case "scalable":
-			return map[string]float64{"a": 0.02, "legacy_window": 50}, nil // AIFactor 50
-		case "bic":
-			return map[string]float64{"beta": 0.8, "s_max": 16, "low_window": 14}, nil
-		}
-		return nil, nil
+// TcpfluidAlgorithm is the algorithm tcpfluid runs for algo under a parameter set: its
+// variant of the set's name when the algorithm declares one (model.Varianter: "cubic@linux"),
+// else algo with its defaults. docs/simulators.md lists what each implementation does that
+// the variants do not express yet.
+func TcpfluidAlgorithm(set, algo string) string {
+	if set == SetDefault || set == "" {
+		return algo
 	}
-	return nil, fmt.Errorf("%w: parameter set %q, want linux, ns3 or default", ErrExperiment, set)
+	vs, _ := model.VariantsOf(algo)
+	for _, v := range vs {
+		if v.Name == set {
+			return algo + model.VariantSep + set
+		}
+	}
+	return algo
 }
 
 // EngineStats is a tcpfluid engine's number for one experiment, with its wall time.

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -10,15 +13,20 @@ import (
 )
 
 type algoInfo struct {
-	Name        string        `json:"name"`
-	Description string        `json:"description"`
-	Params      []model.Param `json:"params"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Params      []model.Param   `json:"params"`
+	Variants    []model.Variant `json:"variants"`
 }
 
 func algosCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "algos",
-		Usage: "algorithms with their parameters, defaults, units and sources",
+		Usage: "algorithms with their parameters, defaults, units and sources, and their variants",
+		Description: "A variant is an implementation's parameter set, named after the algorithm with an @: " +
+			"cubic@linux runs CUBIC with the constants of Linux's tcp_cubic.c (what ns-2's TCP/Linux runs), " +
+			"cubic@ns3 with ns-3's TcpCubic. Any command that takes an algorithm takes a variant; --param " +
+			"cubic@linux.beta=0.75 changes one of its parameters.",
 		Flags: []cli.Flag{formatFlag()},
 		Action: func(c *cli.Context) error {
 			format := outputFormat(c)
@@ -28,7 +36,11 @@ func algosCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				infos = append(infos, algoInfo{Name: name, Description: a.Describe(), Params: a.Params()})
+				vs, _ := model.VariantsOf(name)
+				if vs == nil {
+					vs = []model.Variant{}
+				}
+				infos = append(infos, algoInfo{Name: name, Description: a.Describe(), Params: a.Params(), Variants: vs})
 			}
 			w := c.App.Writer
 			switch format {
@@ -40,6 +52,11 @@ func algosCommand() *cli.Command {
 					for _, p := range a.Params {
 						cw.row(a.Name, p.Name, full(p.Default), p.Unit, full(p.Min), full(p.Max), p.Source)
 					}
+					for _, v := range a.Variants {
+						for _, k := range slices.Sorted(maps.Keys(v.Params)) {
+							cw.row(a.Name+model.VariantSep+v.Name, k, full(v.Params[k]), "", "", "", v.Source)
+						}
+					}
 				}
 				return cw.flush()
 			}
@@ -50,6 +67,13 @@ func algosCommand() *cli.Command {
 					fmt.Fprintf(tw, "  %s\t%s %s\t[%s, %s]\t%s\n", p.Name, num(p.Default), p.Unit, num(p.Min), num(p.Max), p.Source)
 				}
 				tw.Flush()
+				for _, v := range a.Variants {
+					var set []string
+					for _, k := range slices.Sorted(maps.Keys(v.Params)) {
+						set = append(set, k+" "+num(v.Params[k]))
+					}
+					fmt.Fprintf(w, "  variant %s%s%s: %s (%s)\n", a.Name, model.VariantSep, v.Name, strings.Join(set, ", "), v.Source)
+				}
 			}
 			return nil
 		},

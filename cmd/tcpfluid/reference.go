@@ -254,14 +254,9 @@ func referenceAction(c *cli.Context) error {
 	}
 	for _, j := range jobs {
 		row := j.row
-		params, _ := reference.TcpfluidParams(set, row.Algorithm)
-		if b, ok := ca["cubic"]["beta"]; ok && row.Algorithm == "cubic" {
-			// ns-2's tcp_cubic.c beta is in 1/1024: the fluid runs the same β.
-			params = copyParams(params)
-			params["beta"] = float64(b) / 1024
-		}
+		tf, params := tcpfluidLaw(set, row.Algorithm, ca)
 		if _, err := model.New(row.Algorithm); err == nil {
-			if err := runTcpfluid(c, row, j.exps[0], engines, params, rtt, mss, seeds[0]); err != nil {
+			if err := runTcpfluid(c, row, j.exps[0], engines, tf, params, rtt, mss, seeds[0]); err != nil {
 				return err
 			}
 		} else if len(engines) > 0 {
@@ -298,29 +293,40 @@ func referenceAction(c *cli.Context) error {
 	return writeReferenceTable(c.App.Writer, rep)
 }
 
-func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, engines map[string]bool, params map[string]float64, rtt, mss float64, seed uint64) error {
+// tcpfluidLaw is the algorithm tcpfluid runs beside the simulators for algo under the
+// parameter set set: its variant of that name when it has one ("cubic@linux"), else algo;
+// with ns-2's set_ca_param cubic beta (in 1/1024) as the same β.
+func tcpfluidLaw(set, algo string, ca map[string]map[string]int) (string, map[string]float64) {
+	tf := reference.TcpfluidAlgorithm(set, algo)
+	if b, ok := ca["cubic"]["beta"]; ok && algo == "cubic" {
+		return tf, map[string]float64{"beta": float64(b) / 1024}
+	}
+	return tf, nil
+}
+
+func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, engines map[string]bool, tf string, params map[string]float64, rtt, mss float64, seed uint64) error {
 	var err error
 	switch e.Kind {
 	case reference.KindResponse:
 		if engines["fluid"] {
-			if row.Fluid, err = reference.FluidResponse(c.Context, row.Algorithm, row.P, rtt, mss, params, seed); err != nil {
+			if row.Fluid, err = reference.FluidResponse(c.Context, tf, row.P, rtt, mss, params, seed); err != nil {
 				return settingsError(err)
 			}
 		}
 		if engines["packet"] {
-			if row.Packet, row.FluidRecovery, err = reference.PacketResponse(c.Context, row.Algorithm, row.P, rtt, mss, params, seed); err != nil {
+			if row.Packet, row.FluidRecovery, err = reference.PacketResponse(c.Context, tf, row.P, rtt, mss, params, seed); err != nil {
 				return settingsError(err)
 			}
 		}
 	case reference.KindConverge:
 		if engines["fluid"] {
-			if row.Fluid, err = reference.FluidConverge(c.Context, row.Algorithm, row.Bandwidth, rtt, mss, params); err != nil {
+			if row.Fluid, err = reference.FluidConverge(c.Context, tf, row.Bandwidth, rtt, mss, params); err != nil {
 				return settingsError(err)
 			}
 		}
 	case reference.KindFairness:
 		if engines["fluid"] {
-			if row.Fluid, err = reference.FluidFairness(c.Context, row.Mode, row.Algorithm, e, params, seed); err != nil {
+			if row.Fluid, err = reference.FluidFairness(c.Context, row.Mode, tf, e, params, seed); err != nil {
 				return settingsError(err)
 			}
 		}
@@ -623,12 +629,8 @@ func startWindow(c *cli.Context, algo string, p, rtt, mss float64, set string, c
 		if _, err := model.New(algo); err != nil {
 			return 0, nil
 		}
-		params, _ := reference.TcpfluidParams(set, algo)
-		if b, ok := ca["cubic"]["beta"]; ok && algo == "cubic" {
-			params = copyParams(params)
-			params["beta"] = float64(b) / 1024
-		}
-		st, err := reference.FluidResponse(c.Context, algo, p, rtt, mss, params, 1)
+		tf, params := tcpfluidLaw(set, algo, ca)
+		st, err := reference.FluidResponse(c.Context, tf, p, rtt, mss, params, 1)
 		if err != nil {
 			return 0, settingsError(err)
 		}
