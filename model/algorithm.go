@@ -143,6 +143,22 @@ const (
 	RecoveryReno
 	// RecoveryTahoe: fast retransmit, then slow start from one packet (no fast recovery).
 	RecoveryTahoe
+	// RecoveryLinux is ns-2.35 TCP/Linux's SACK recovery (Linux 2.6.2x
+	// tcp_fastretrans_alert with FACK loss marking): ssthresh from the law, the packets in
+	// flight brought down by rate halving (one packet sent per two ACKs) over the recovery
+	// round trip, no growth during recovery, and at its end the window min(ssthresh,
+	// packets in flight + 3) (tcp_moderate_cwnd); for cubic, bic and htcp (no min_cwnd)
+	// the flight stops at ssthresh.
+	RecoveryLinux
+	// RecoveryLinuxMinCwnd is RecoveryLinux for the modules with min_cwnd = ssthresh/2
+	// (reno, highspeed, scalable, compound, vegas): rate halving takes the flight to half
+	// the window whatever ssthresh is, and the window slow-starts from there back to
+	// ssthresh after recovery.
+	RecoveryLinuxMinCwnd
+	// RecoveryPRR is RFC 6937's proportional rate reduction with SACK as ns-3.37 runs it
+	// (TcpPrrRecovery, ReductionBound SSRB): the flight falls to ssthresh over the recovery
+	// round trip in proportion to the packets delivered, then cwnd = ssthresh.
+	RecoveryPRR
 )
 
 // Optional capabilities of an Algorithm.
