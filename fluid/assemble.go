@@ -45,10 +45,23 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 		return nil, err
 	}
 	sys.order = order
+	classes := map[string]int{} // class key → its subflow
+	rngIdx := 0                 // the subflow index each flow's random stream is named by, as without classes
 	for i := range sc.Flows {
-		if err := sys.addFlow(i, paths, &lay); err != nil {
+		if key, ok := sys.classKey(i, paths); ok {
+			if fi, seen := classes[key]; seen {
+				f := &sys.flows[fi]
+				f.members = append(f.members, i)
+				f.mult++
+				rngIdx++
+				continue
+			}
+			classes[key] = len(sys.flows)
+		}
+		if err := sys.addFlow(i, rngIdx, paths, &lay); err != nil {
 			return nil, err
 		}
+		rngIdx += len(sc.Flows[i].PathNames())
 	}
 	if err := sys.applySettings(); err != nil {
 		return nil, err
@@ -81,8 +94,8 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 }
 
 // addFlow builds scenario flow i's algorithm (model.Configure: every parameter at once) and
-// law, and one subflow entry per path.
-func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
+// law, and one subflow entry per path; rngIdx names the first subflow's random stream.
+func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) error {
 	sc := s.sc
 	f := &sc.Flows[i]
 	alg, err := model.Configure(f.Algorithm, f.Params)
@@ -111,11 +124,12 @@ func (s *system) addFlow(i int, paths map[string][]int, lay *layout) error {
 		idx := len(s.flows)
 		ff := subflow{
 			subflowSpec: subflowSpec{idx: idx, flow: i, sub: k, first: first, nSub: len(flowPaths), routeAware: f.RouteAware,
+				mult: 1, members: []int{i},
 				recovery: model.RecoveryOf(alg),
 				name:     name, algo: f.Algorithm, path: pathName, links: links, law: law,
 				mss: f.MSSBytes, wire: f.MSSBytes + f.HeaderBytes, rwnd: rwnd, start: f.StartS, stop: f.StopS,
 				off: lawOff, nLaw: law.Vars(), cnt: lay.reserve(flowCounters), watch: -1,
-				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(idx)))},
+				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(rngIdx+k)))},
 			subflowState: subflowState{propRTT: prop, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN()},
 		}
 		if ff.stop == 0 || ff.stop > sc.DurationS {

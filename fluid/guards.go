@@ -48,17 +48,17 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 		if !f.periodic {
 			return -1
 		}
-		return yd[c+cntPeriodic] - 1
+		return yd[c+cntPeriodic] - f.mult // one loss per 1/p packets of each member
 	case flowGuardDrop:
 		if s.sc.DropRule != model.DropProportional {
 			return -1
 		}
-		return yd[c+cntOverflow] - 1
+		return yd[c+cntOverflow] - f.mult // a packet of every member of the class
 	case flowGuardDone:
 		if f.sizePkt == 0 {
 			return -1
 		}
-		return yd[c+cntDelivered] - f.sizePkt
+		return yd[c+cntDelivered] - f.mult*f.sizePkt
 	case flowGuardWatch:
 		if f.watch < 0 || f.watchHit {
 			return -1

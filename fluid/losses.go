@@ -126,14 +126,16 @@ func (s *system) nextReaction() float64 {
 }
 
 // dueReactions applies the drop-tail reactions due at time t and reports whether the
-// state changed.
+// state changed; s.touched lists the flows it changed.
 func (s *system) dueReactions(t float64) bool {
 	changed := false
+	s.touched = s.touched[:0]
 	var y []float64
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		if s.form.resumesAt(f) == t || f.silentUntil == t {
 			changed = true // a window's law resumes: restart the solver on the new field
+			s.touched = append(s.touched, fi)
 			if f.timeoutDue && f.silentUntil == t {
 				if y == nil {
 					y = s.state(t)
@@ -154,7 +156,7 @@ func (s *system) dueReactions(t float64) bool {
 			}
 			f.reactAt = math.Inf(1)
 			x := y[f.off : f.off+f.nLaw]
-			if y[f.cnt+cntSent]-f.sentAtLoss < 1 {
+			if (y[f.cnt+cntSent]-f.sentAtLoss)/f.mult < 1 {
 				// Nothing sent since its last loss event: the sender has no packet to lose
 				// (a window below a packet per round trip); it looks again a round trip on.
 				f.recheckAt = t + f.rtt
@@ -164,7 +166,7 @@ func (s *system) dueReactions(t float64) bool {
 			if s.sc.DropRule != model.DropProportional {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.
-				if f.holes = math.Max(y[f.cnt+cntOverflow], 1); s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
+				if f.holes = math.Max(y[f.cnt+cntOverflow]/f.mult, 1); s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
 					s.recoveryTimeout(f)
 				}
 				y[f.cnt+cntOverflow] = 0
@@ -173,6 +175,7 @@ func (s *system) dueReactions(t float64) bool {
 				f.recheckAt = f.recoverUntil
 			}
 			changed = true
+			s.touched = append(s.touched, fi)
 		}
 		if f.recheckAt <= t {
 			// A synchronized sender whose recovery ended while its queue is still full

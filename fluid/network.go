@@ -62,7 +62,7 @@ func (s *system) evaluate(t float64, y []float64) {
 		f.rate, f.ackRef, f.sendW = 0, 0, 0
 		if f.active && s.pathUp(f.links) && !f.silent(t) {
 			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
-			f.rate = s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
+			f.rate = f.mult * s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
 			if s.x != nil {
 				s.x.pace(f, t, y) // a paced law's rate (ext.go)
 			}
@@ -142,7 +142,7 @@ func (s *system) deliveries(y []float64) {
 		// The law is written at the ACK rate W/RTT of the RTT it observes (rttSeen), so the
 		// ACK clock (field.go) compares the flow's delivery with that rate: then no law
 		// grows faster per ACK than it is written to, however fast a queue builds.
-		f.ackRef = f.sendW * f.wire / f.rttSeen
+		f.ackRef = f.mult * f.sendW * f.wire / f.rttSeen
 	}
 }
 

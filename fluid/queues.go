@@ -81,3 +81,30 @@ func (s *system) drainedAtOnce(li, slot int, yd []float64) bool {
 	l := &s.links[li]
 	return slot == linkGuardA && l.mode == queueBusy && yd[l.off+lvQueue] <= queueSlackBytes && l.arrive < l.capBps
 }
+
+// jumpFlows restarts the solver after jumps that changed only the state of the subflows
+// listed (their windows and counters): every other subflow's guards read state that did
+// not move, so only the listed ones and the links' guards are evaluated afresh — O(1) per
+// reaction instead of O(flows), which the proportional drop rule's one reaction per flow
+// and cycle needs. A queue that switches mode may move other subflows' state (settle), and
+// the extension's guards read the whole network: then jump.
+func (s *system) jumpFlows(t float64, flows []int) {
+	if s.x != nil {
+		s.jump(t)
+		return
+	}
+	yd := s.drv.Y().RawVector().Data
+	s.gen++
+	s.ensure(t, s.drv.Y())
+	for _, li := range s.order {
+		for slot := 0; slot < linkGuards; slot++ {
+			if s.linkGuardValue(li, slot, yd) >= 0 || s.drainedAtOnce(li, slot, yd) {
+				s.jump(t)
+				return
+			}
+		}
+	}
+	// The network just evaluated is the state's: the guards read it as it is.
+	s.restartOf = append(append(s.restartOf[:0], flows...), s.restart[1:]...)
+	s.drv.Restart(s.restartOf...)
+}

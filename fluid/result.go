@@ -1,7 +1,9 @@
 package fluid
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/tcpfluid/tcpfluid/model"
 	"gonum.org/v1/gonum/mat"
@@ -28,10 +30,18 @@ func (s *system) sampleAt(t float64, y *mat.VecDense) {
 		for _, li := range f.links {
 			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
 		}
-		s.trace = append(s.trace, model.Sample{
-			TS: t, Flow: f.flow, Subflow: f.sub, CwndPkts: math.Min(yd[f.off+f.sub], f.rwnd), Ssthresh: model.SsthreshOf(f.law, f.sub),
-			RateBps: f.rate * 8, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered],
-		})
+		smp := model.Sample{
+			TS: t, Subflow: f.sub, CwndPkts: math.Min(yd[f.off+f.sub], f.rwnd), Ssthresh: model.SsthreshOf(f.law, f.sub),
+			RateBps: f.rate * 8 / f.mult, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered] / f.mult,
+		}
+		for _, i := range f.members {
+			smp.Flow = i
+			s.trace = append(s.trace, smp)
+		}
+	}
+	if len(s.flows) < len(s.sc.Flows) { // classes: the scenario's order at each time
+		rows := s.trace[len(s.trace)-s.flowRows(t):]
+		slices.SortStableFunc(rows, func(a, b model.Sample) int { return cmp.Compare(a.Flow, b.Flow) })
 	}
 	for li := range s.links {
 		l := &s.links[li]
@@ -59,16 +69,16 @@ func (s *system) result() *model.Result {
 		c := f.cnt
 		// The counters integrate rates that are never negative, but a Runge-Kutta step
 		// weighs one stage negatively: a counter of a source that barely sends can end a
-		// rounding error below zero.
-		count := func(k int) float64 { return math.Max(y[c+k], 0) }
+		// rounding error below zero. A class's counters are its members' sums.
+		count := func(k int) float64 { return math.Max(y[c+k], 0) / f.mult }
 		fr := model.FlowResult{
-			Flow: f.flow, Subflow: f.sub, Name: f.name, Algorithm: f.algo, Path: f.path,
+			Subflow: f.sub, Algorithm: f.algo, Path: f.path,
 			LossEvents: f.lossEvents, Timeouts: f.timeouts,
 			SentPkts: count(cntSent), DeliveredPkts: count(cntDelivered), DroppedPkts: count(cntDropped),
 			ActiveS: active,
 		}
 		if active > 0 {
-			fr.MeanCwndPkts = count(cntCwndTime) / active
+			fr.MeanCwndPkts = math.Max(y[c+cntCwndTime], 0) / active
 			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
 			fr.GoodputBps = fr.MeanThroughputBps
 		}
@@ -76,7 +86,16 @@ func (s *system) result() *model.Result {
 			ct := f.completion
 			fr.CompletionTimeS = &ct
 		}
-		res.Flows = append(res.Flows, fr)
+		for _, i := range f.members {
+			fr.Flow, fr.Name = i, f.name
+			if f.mult > 1 {
+				fr.Name = s.sc.Flows[i].Name
+			}
+			res.Flows = append(res.Flows, fr)
+		}
+	}
+	if len(s.flows) < len(s.sc.Flows) { // classes: the scenario's order
+		slices.SortStableFunc(res.Flows, func(a, b model.FlowResult) int { return cmp.Compare(a.Flow, b.Flow) })
 	}
 	for li := range s.links {
 		l := &s.links[li]
@@ -91,4 +110,16 @@ func (s *system) result() *model.Result {
 		res.Links = append(res.Links, lr)
 	}
 	return res
+}
+
+// flowRows is how many flow rows sampleAt writes at time t.
+func (s *system) flowRows(t float64) int {
+	n := 0
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if t >= f.start && (f.endT == 0 || t <= f.endT) {
+			n += len(f.members)
+		}
+	}
+	return n
 }

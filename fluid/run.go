@@ -40,20 +40,21 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 	t := 0.0
 	ai := 0
 	for {
-		changed := false
+		structural := false
 		for ai < len(actions) && actions[ai].t <= t {
 			s.apply(actions[ai], t)
 			ai++
-			changed = true
+			structural = true
 		}
-		if s.dueReactions(t) {
-			changed = true
-		}
+		reacted := s.dueReactions(t)
 		if s.x != nil && s.x.due(s, t) {
-			changed = true // marking and AQM timers (ext.go)
+			structural = true // marking and AQM timers (ext.go)
 		}
-		if changed {
+		switch {
+		case structural:
 			s.jump(t)
+		case reacted:
+			s.jumpFlows(t, s.touched)
 		}
 		if t >= s.end {
 			break
@@ -232,6 +233,11 @@ func (s *system) handle(ev int, t float64) {
 			s.finish(f, t)
 		case flowGuardWatch:
 			s.watchCrossed(fi, t)
+		}
+		if slot == flowGuardRandom || slot == flowGuardPeriodic || slot == flowGuardDrop {
+			s.touched = append(s.touched[:0], fi)
+			s.jumpFlows(t, s.touched) // the event moved this subflow's state alone
+			return
 		}
 	} else {
 		s.switchQueue((ev-nf)/linkGuards, (ev-nf)%linkGuards, t, y)

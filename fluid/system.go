@@ -52,6 +52,12 @@ type subflow struct {
 
 // subflowSpec is what the scenario and the settings fix.
 type subflowSpec struct {
+	// mult is how many identical scenario flows this subflow stands for (a class, grouped
+	// by newSystem: same algorithm, parameters, path and start, and nothing random on the
+	// path, so their trajectories coincide); members are their scenario indices. Rates,
+	// queue contents and counters are the class's; the window and the law are one member's.
+	mult       float64
+	members    []int
 	idx        int  // engine index: position in system.flows
 	flow       int  // the scenario's flow index
 	sub        int  // subflow index within the flow
@@ -150,6 +156,8 @@ type system struct {
 	gen       int
 	subObs    [][]model.SubflowObservation // per multi-path flow, reused by every observation
 	restart   []int                        // guards Restart re-evaluates: [flow, every link guard]
+	touched   []int                        // flows whose state dueReactions changed
+	restartOf []int                        // guards jumpFlows restarts: the touched flows' and every link's
 	drv       *ode.Driver
 	x         *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
 	end       float64    // s; the scenario's duration unless a stop condition ended the run

@@ -65,7 +65,7 @@ func FluidResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, 
 	if err != nil {
 		return nil, err
 	}
-	return &EngineStats{Engine: "fluid", Form: "hybrid", Params: params, MeanCwndPkts: pt.MeanCwndPkts, CI95Pkts: pt.CI95Pkts,
+	return &EngineStats{Engine: "fluid", Form: "hybrid", Params: effectiveParams(algo, params), MeanCwndPkts: pt.MeanCwndPkts, CI95Pkts: pt.CI95Pkts,
 		GoodputBps: pt.ThroughputBps, LossEvents: pt.LossEvents, WallS: time.Since(t0).Seconds()}, nil
 }
 
@@ -73,14 +73,14 @@ func FluidResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, 
 // random loss); it also returns the fluid's hybrid-recovery form over the same losses.
 func PacketResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, params map[string]float64, seed uint64) (pkt, fluid *EngineStats, err error) {
 	t0 := time.Now()
-	v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, Params: params, LossModel: "random", P: p,
+	v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, Params: effectiveParams(algo, params), LossModel: "random", P: p,
 		RTTS: rttS, MSSBytes: mssBytes, Seed: seed})
 	if err != nil {
 		return nil, nil, err
 	}
 	wall := time.Since(t0).Seconds()
-	pkt = &EngineStats{Engine: "packet", Params: params, WallS: wall}
-	fluid = &EngineStats{Engine: "fluid", Form: v.Form, Params: params, WallS: wall}
+	pkt = &EngineStats{Engine: "packet", Params: effectiveParams(algo, params), WallS: wall}
+	fluid = &EngineStats{Engine: "fluid", Form: v.Form, Params: effectiveParams(algo, params), WallS: wall}
 	for _, m := range v.Metrics {
 		switch m.Metric {
 		case "mean_cwnd_pkts":
@@ -104,7 +104,7 @@ func FluidConverge(ctx context.Context, algo string, bw, rttS, mssBytes float64,
 	if err != nil {
 		return nil, err
 	}
-	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: params, WallS: time.Since(t0).Seconds()}
+	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: effectiveParams(algo, params), WallS: time.Since(t0).Seconds()}
 	if len(rep.Results) > 0 {
 		st.RecoveryS = rep.Results[0].RecoveryTimeS
 	}
@@ -135,7 +135,7 @@ func FluidFairness(ctx context.Context, mode, algo string, e *Experiment, params
 	if err != nil {
 		return nil, err
 	}
-	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: params, WallS: time.Since(t0).Seconds()}
+	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: effectiveParams(algo, params), WallS: time.Since(t0).Seconds()}
 	if len(rep.Results) > 0 {
 		st.Jain = rep.Results[0].Jain
 		for _, sh := range rep.Results[0].Shares {
@@ -143,4 +143,18 @@ func FluidFairness(ctx context.Context, mode, algo string, e *Experiment, params
 		}
 	}
 	return st, nil
+}
+
+// effectiveParams is every parameter algo ran with: its variant's constants, params over
+// them, and the defaults of the rest; a report names the constants it compares.
+func effectiveParams(algo string, params map[string]float64) map[string]float64 {
+	a, err := model.Configure(algo, params)
+	if err != nil {
+		return params
+	}
+	out := map[string]float64{}
+	for _, p := range a.Params() {
+		out[p.Name] = p.Value
+	}
+	return out
 }

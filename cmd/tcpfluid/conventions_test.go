@@ -93,7 +93,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"fairness", "--mode", "friendliness", "--against", "reno:x"}, []string{"--against reno:x: want ALGO:COUNT"}},
 		{[]string{"fairness", "--param", "colo.gamma=2"}, []string{"--param colo.gamma=2: no flow runs colo (the algorithms here: reno)"}},
 		{[]string{"fairness", "--window", "1ns"}, []string{"fairness: about", "trace rows", "beyond --max-samples 2000000"}},
-		{[]string{"fairness", "--duration", "1e7s"}, []string{"fairness: about", "round trips", "beyond --max-rounds 1000000"}},
+		{[]string{"fairness", "--duration", "1e7s"}, []string{"fairness: about", "round trips", "beyond --max-rounds 10000000"}},
 		// run: scenario, parameters and engine options
 		{[]string{"run"}, []string{"need --scenario FILE or --builtin NAME"}},
 		{[]string{"run", "--builtin", "nope"}, []string{"--builtin nope: want one of modern-bbr-cubic-1bdp,"}},
@@ -116,7 +116,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--initial-ssthresh", "-1"}, []string{"--initial-ssthresh -1: want a number of packets >= 0"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--sample", "1ns", "--format", "csv"}, []string{"run: about 4e+11 trace rows (100 s / 1 ns sampling, 4 rows a sample), beyond --max-samples 2000000"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--trace", filepath.Join(dir, "t.csv"), "--sample", "1us"}, []string{"run: about 4e+08 trace rows", "--max-samples"}},
-		{[]string{"run", "--builtin", "seed000-dumbbell", "--duration", "1e9s"}, []string{"run: about 4.17e+09 round trips of the fluid engine (1 flow over 1e+09 s), beyond --max-rounds 1000000"}},
+		{[]string{"run", "--builtin", "seed000-dumbbell", "--duration", "1e9s"}, []string{"run: about 4.17e+09 round trips of the fluid engine (1 flow over 1e+09 s), beyond --max-rounds 10000000"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--engine", "packet", "--duration", "1e6s"}, []string{"run: about", "packet transmissions", "beyond --max-packets 200000000"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--trace", filepath.Join(dir, "no", "such", "t.csv")}, []string{"--trace", "no such file or directory"}},
 		// validate

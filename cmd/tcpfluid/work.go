@@ -20,8 +20,9 @@ const (
 	// 2·10^6 rows are about 0.8 GB.
 	defaultMaxSamples = 2_000_000
 	// defaultMaxRounds bounds the round trips the fluid engine integrates, summed over
-	// flows: 10^6 are a few seconds for a dumbbell and a few minutes for the parking lot.
-	defaultMaxRounds = 1_000_000
+	// flows: a dumbbell integrates about 10^6 flow round trips a second (far more when its
+	// flows form classes), the parking lot about 10^5, so 10^7 are seconds to minutes.
+	defaultMaxRounds = 10_000_000
 	// defaultMaxPackets bounds the packets the packet engine moves, counted once per link
 	// they cross: about 10^6 a second, so 2·10^8 are a few minutes (the engine itself stops
 	// at 10^9 events).

@@ -1,0 +1,41 @@
+package fluid
+
+import (
+	"fmt"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// classKey is the class scenario flow i belongs to, when it can share one: flows whose
+// algorithm, parameters, path, start, stop, size and packet settings coincide follow the
+// same trajectory in this engine, as long as nothing random reaches them — no random loss
+// or RED on the path (each flow draws its own losses), no marking or AQM, pacing or ECN
+// anywhere (the extension is per flow), one path, and no setting that names subflows. A
+// class costs what one flow costs, however many flows it holds.
+func (s *system) classKey(i int, paths map[string][]int) (string, bool) {
+	f := s.sc.Flows[i]
+	if !s.classesAllowed() || len(f.PathNames()) != 1 || f.ECN || f.Pacing {
+		return "", false
+	}
+	for _, li := range paths[f.Path] {
+		if s.sc.Links[li].Loss == model.LossRandom {
+			return "", false
+		}
+	}
+	f.Name = ""
+	return fmt.Sprintf("%+v", f), true // fmt writes the parameters' map in key order
+}
+
+// classesAllowed reports whether the run may group flows at all.
+func (s *system) classesAllowed() bool {
+	set := s.set
+	if len(set.Watch) > 0 || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses {
+		return false
+	}
+	for _, l := range s.sc.Links {
+		if l.Queue != "" && l.Queue != model.QueueDropTail || l.ECN || l.MarkThresholdPkts > 0 {
+			return false
+		}
+	}
+	return true
+}
