@@ -135,6 +135,8 @@ type Point struct {
 type Friendliness struct {
 	PStar     float64 `json:"p_star"`
 	WStarPkts float64 `json:"w_star_pkts"`
+	// Extrapolated: p* lies outside the measured loss rates (CaveatExtrapolated).
+	Extrapolated bool `json:"extrapolated"`
 }
 
 // AlgorithmResponse is one algorithm's response function and its fit.
@@ -152,6 +154,8 @@ type AlgorithmResponse struct {
 	RTTExp    *RTTExponent             `json:"rtt_exponent,omitempty"`
 	Points    []Point                  `json:"points"`
 	Params    map[string]float64       `json:"params,omitempty"`
+	// Caveats say which of the derived figures above fall outside their validity.
+	Caveats []Caveat `json:"caveats"`
 }
 
 // RTTExponent is e in W̄ ∝ τ^e, fitted at one loss rate over several RTTs.
@@ -250,13 +254,18 @@ func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
 	}
 	reno, _ := responseReference("reno", nil, s.LossModel)
 	renoC, renoD := reno.C, reno.D
+	var renoResult *AlgorithmResponse
 	for i := range rep.Results {
 		if rep.Results[i].Algorithm == "reno" && rep.Results[i].FitPoints >= 2 {
 			renoC, renoD = rep.Results[i].C, rep.Results[i].D
+			renoResult = &rep.Results[i]
 		}
 	}
 	for i := range rep.Results {
 		rep.Results[i].Friendly = crossing(rep.Results[i], renoC, renoD)
+	}
+	for i := range rep.Results {
+		rep.Results[i].Caveats = caveats(rep.Results[i], renoResult)
 	}
 	return rep, nil
 }
@@ -271,7 +280,8 @@ func crossing(ar AlgorithmResponse, renoC, renoD float64) *Friendliness {
 	if !(p > 0 && p < 1) {
 		return nil
 	}
-	return &Friendliness{PStar: p, WStarPkts: renoC / math.Pow(p, renoD)}
+	lo, hi, _ := pRange(ar.Points)
+	return &Friendliness{PStar: p, WStarPkts: renoC / math.Pow(p, renoD), Extrapolated: p < lo || p > hi}
 }
 
 // Fit fits log W̄ = log c − d·log p by least squares over the points with p <= pMax and

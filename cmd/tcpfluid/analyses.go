@@ -173,7 +173,11 @@ func writeResponseTable(w io.Writer, rep *response.ResponseReport) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, cell("%.4g", fc), cell("%.4f", fd), cell("%.5f", fr2),
 			cell("%.0e", r.FitPMax), ref, refD, src, pStar, wStar, exp)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeCaveats(w, rep)
+	return nil
 }
 
 func convergeCommand() *cli.Command {

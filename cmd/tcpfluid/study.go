@@ -296,8 +296,10 @@ func (st *study) responseSection() report.Section {
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
+	var caveats strings.Builder
+	writeCaveats(&caveats, rep)
 	return report.Section{Title: "Response functions", Figures: []report.Figure{fig}, Tables: []report.Table{tab},
-		Text: "One long-lived flow per point on an uncongested path; 100 loss events of warm-up, then 50 measured. " +
+		Text: strings.ReplaceAll(caveats.String(), "\n", "\n\n") + "One long-lived flow per point on an uncongested path; 100 loss events of warm-up, then 50 measured. " +
 			"Markers are the model's mean windows; solid lines in the same colour are the power-law fits c·p^−d of the table, over " +
 			"the loss rates they were fitted to; dark dashed lines over them are the published references, over the loss rates where they apply " +
 			"(Mathis et al. once, for Reno, NewReno and Vegas alike). CUBIC runs with fast convergence, " +
@@ -566,6 +568,7 @@ func (st *study) summary(w io.Writer) {
 		}
 	}
 	tw.Flush()
+	writeDisagreements(w, st.points)
 	fmt.Fprintln(w)
 	tw = newTable(w)
 	fmt.Fprintln(tw, "seed 003 (packet engine)\tdropped\tsent\tkb/s\tTable 3")
