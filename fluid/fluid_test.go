@@ -94,7 +94,7 @@ func TestFluidSlowStartAndAvoidance(t *testing.T) {
 }
 
 // Periodic loss gives Reno the deterministic sawtooth: mean window sqrt(3/(2p))
-// (Mathis et al. 1997, REFERENCE.md "Reno, periodic loss").
+// (Mathis et al. 1997, docs/references.md "Reno, periodic loss").
 func TestFluidRenoPeriodicLoss(t *testing.T) {
 	for _, p := range []float64{1e-3, 1e-4} {
 		sc := oneLink("reno", 100e9, 0.05, 1e6, 20000)

@@ -160,7 +160,7 @@ func mustAlgo(t testing.TB, name string) Algorithm {
 func algoRelErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
 
 // Slow start doubles the window every RTT in both faces (RFC 5681 §3.1: one SMSS per ACK;
-// DESIGN.md "Traps to respect": dW/dt = W·ln2/RTT, not W/RTT).
+// docs/models.md, Conventions: dW/dt = W·ln2/RTT, not W/RTT).
 func TestSlowStartDoublesPerRTT(t *testing.T) {
 	const rtt = 0.1
 	for _, name := range classicAlgos {
@@ -210,7 +210,7 @@ func TestRenoCongestionAvoidance(t *testing.T) {
 }
 
 // After a loss at W, Reno and NewReno continue from W/2 and need W/2 RTTs to return to W
-// (MODELS.md Reno; REFERENCE.md "recovery" column: 417 s = 8333/2 RTTs of 100 ms).
+// (docs/models.md Reno; docs/references.md, Fill and recovery times: 417 s = 8333/2 RTTs of 100 ms).
 func TestRenoRecovery(t *testing.T) {
 	const rtt, w = 0.1, 1000.0
 	for _, name := range []string{"reno", "newreno"} {
@@ -242,7 +242,7 @@ func TestRenoRecovery(t *testing.T) {
 	}
 }
 
-// Tahoe restarts slow start from one packet with ssthresh = W/2 (MODELS.md Tahoe): back to
+// Tahoe restarts slow start from one packet with ssthresh = W/2 (docs/models.md Tahoe): back to
 // W in log2(W/2) RTTs of slow start plus W/2 RTTs of congestion avoidance.
 func TestTahoeLoss(t *testing.T) {
 	const rtt, w = 0.1, 1000.0
@@ -361,7 +361,7 @@ func TestAlgoMaxCwndCap(t *testing.T) {
 }
 
 // Scalable TCP recovers from a loss in a number of RTTs independent of the window (Kelly
-// 2003; MODELS.md): per-round compounding (1+a)^n gives ln(1/(1−b))/ln(1+a) = 13.42 RTTs
+// 2003; docs/models.md): per-round compounding (1+a)^n gives ln(1/(1−b))/ln(1+a) = 13.42 RTTs
 // (event face); continuous growth dW/dt = a·W/RTT gives ln(1/(1−b))/a = 13.35 RTTs (fluid).
 func TestScalableRecovery(t *testing.T) {
 	const rtt = 0.1
@@ -424,7 +424,7 @@ func TestHighSpeedClosedForm(t *testing.T) {
 	if HighSpeedA(38) != 1 || HighSpeedB(38) != 0.5 || HighSpeedA(10) != 1 {
 		t.Errorf("Reno region: a(38) = %g, b(38) = %g", HighSpeedA(38), HighSpeedB(38))
 	}
-	// The closed form and Appendix B differ by less than one packet in a (MODELS.md): at
+	// The closed form and Appendix B differ by less than one packet in a (docs/models.md): at
 	// each row's window up to High_Window the closed form lies within [a_row − 0.1, a_row + 1).
 	// (Beyond it the recipe continues the b(w) line while the closed form holds b at 0.1.)
 	for _, r := range highSpeedTable()[1:] {
@@ -489,7 +489,7 @@ func TestHighSpeedTable(t *testing.T) {
 
 // HighSpeed's fluid recovery after a loss at the BDP equals RTT·∫ dW/a(W) from (1−b)·BDP
 // to BDP, computed here by the trapezoid rule on 10^5 intervals (1G/1500B/100 ms: 8333
-// packets, about 7.4 s; REFERENCE.md lists ≈ 7.3 s).
+// packets, about 7.4 s; docs/references.md lists ≈ 7.3 s).
 func TestHighSpeedRecovery(t *testing.T) {
 	const rtt, w = 0.1, 1e9 / 8 / 1500 * 0.1
 	alg := mustAlgo(t, "highspeed")
@@ -556,7 +556,7 @@ func TestCubicCurve(t *testing.T) {
 		}
 		t.Logf("event W(%.3f s) = %.3f, curve %.3f", now, ev.Cwnd(), curve(now))
 	}
-	// REFERENCE.md "recovery" column, CUBIC (K) at 1G/1500B/100 ms: 18.4 s.
+	// docs/references.md, Fill and recovery times, CUBIC (K) at 1G/1500B/100 ms: 18.4 s.
 	if got := CubicK(1e9/8/1500*0.1, 0.4, 0.7); math.Abs(got-18.4) > 0.05 {
 		t.Errorf("K at 1G/1500B = %.3f s, want 18.4", got)
 	}
@@ -644,7 +644,7 @@ func TestCubicRenoFriendly(t *testing.T) {
 
 // Vegas on a single bottleneck of capacity C with base RTT τ: RTT = τ + q/C, with
 // q = W − C·τ its own queued packets, so Diff = W(1 − τ/RTT) = q. It settles with
-// α ≤ q ≤ β (Brakmo & Peterson 1995; MODELS.md Vegas), after leaving slow start near
+// α ≤ q ≤ β (Brakmo & Peterson 1995; docs/models.md Vegas), after leaving slow start near
 // Diff = γ.
 func TestVegasSettles(t *testing.T) {
 	const c, tau = 1000.0, 0.1 // packets/s, s: a BDP of 100 packets
@@ -677,7 +677,7 @@ func TestVegasSettles(t *testing.T) {
 	}
 }
 
-// Compound's delay window (Tan et al. 2006; MODELS.md): with no queueing win grows by
+// Compound's delay window (Tan et al. 2006; docs/models.md): with no queueing win grows by
 // α·win^k per RTT in all (cwnd's 1 plus dwnd's α·win^k − 1), so
 // win(t)^(1−k) = win0^(1−k) + (1−k)·α·t/RTT; it shrinks by ζ·Diff per RTT when Diff ≥ γ;
 // a loss keeps win·(1−β) split as cwnd/2 and the rest in dwnd.
@@ -726,7 +726,7 @@ func TestCompound(t *testing.T) {
 		t.Errorf("event round: dwnd %.4f (want %.4f), cwnd %.4f (want %.4f)", ev.dwnd, dwnd, ev.cwnd, cwnd)
 	}
 
-	// REFERENCE.md "recovery" column, Compound (delay part active), 1G/1500B/100 ms: ≈ 4.9 s;
+	// docs/references.md, Fill and recovery times, Compound (delay part active), 1G/1500B/100 ms: ≈ 4.9 s;
 	// from win/2 to win = 8333 the closed form above gives 4.86 s.
 	const bdp = 1e9 / 8 / 1500 * 0.1
 	law = alg.NewFluid(FlowConfig{InitialCwnd: bdp, InitialSsthresh: 1})

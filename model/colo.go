@@ -3,7 +3,7 @@ package model
 import "math"
 
 // COLO TCP (Lee & Chung, JKIICE 18(7), 2014; seed 000). The paper's equations (1)–(7) were
-// not available: the forms below are reconstructed from its prose (MODELS.md "COLO TCP",
+// not available: the forms below are reconstructed from its prose (docs/models.md "COLO TCP",
 // confidence R), and every constant they need is a parameter.
 //
 // Slow start has two parts. Below ssthresh/2 the window doubles every RTT (one packet per
@@ -18,7 +18,7 @@ import "math"
 // the flow's queued packets Diff = W·(1 − baseRTT/RTT) (eq. 6, Vegas's estimate, with the
 // engine's RTT in place of the paper's SRTT) reach the queue Q_max at the last loss:
 //
-//	alpha_shape 0 (logarithmic, MODELS.md eq. 5): α = α_max − (α_max − α_min)·ln(1 + (e − 1)·Diff/Q_max)
+//	alpha_shape 0 (logarithmic, docs/models.md eq. 5): α = α_max − (α_max − α_min)·ln(1 + (e − 1)·Diff/Q_max)
 //	alpha_shape 1 (linear):                       α = α_max − (α_max − α_min)·Diff/Q_max
 //
 // both clipped to [α_min, α_max] (see COLOAlpha). Q_max is the Diff computed with lastRTT,
@@ -46,9 +46,9 @@ import "math"
 func init() {
 	Register("colo", func() Algorithm {
 		a := &colo{}
-		const src = "Lee & Chung 2014 (reconstructed, MODELS.md)"
+		const src = "Lee & Chung 2014 (reconstructed, docs/models.md)"
 		a.Base = NewBase("colo", "COLO TCP: concave slow start, increase α(Diff) falling as the queue fills, decrease β = baseRTT/RTT "+
-			"(Lee & Chung 2014); equations reconstructed from the paper's prose (MODELS.md confidence R), "+
+			"(Lee & Chung 2014); equations reconstructed from the paper's prose (docs/models.md, COLO TCP), "+
 			"parameters gamma, alpha_min, alpha_max, beta_min, alpha_shape, qmax_at_loss",
 			Real(&a.p.gamma, "gamma", 1, "1", 0, 10, src,
 				"exponent γ of the concave slow start: the window grows by (baseRTT/RTT)^γ per ACK above ssthresh/2"),
@@ -58,7 +58,7 @@ func init() {
 				"increase per RTT with an empty queue"),
 			Real(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src,
 				"smallest fraction of the window kept after a loss (β = baseRTT/RTT clipped to [beta_min, 1])"),
-			Switch(&a.p.alphaShape, "alpha_shape", 0, "MODELS.md eq. 5 (0); linear alternative (1)",
+			Switch(&a.p.alphaShape, "alpha_shape", 0, "docs/models.md eq. 5 (0); linear alternative (1)",
 				"0: α falls logarithmically in Diff/Q_max, 1: linearly"),
 			Switch(&a.p.qmaxAtLoss, "qmax_at_loss", 1, "our reading of the paper's Q_max",
 				"1: Q_max = Diff with the window and lastRTT at the loss; 0: with the current window and lastRTT"))

@@ -30,7 +30,7 @@ func rttRatio(base, factor float64) lawObs {
 }
 
 // The concave part of slow start multiplies the window by 1 + (baseRTT/RTT)^γ per RTT
-// (MODELS.md COLO eq. 2): it doubles with an empty queue, grows ×1.5 at RTT = 2·baseRTT
+// (docs/models.md COLO eq. 2): it doubles with an empty queue, grows ×1.5 at RTT = 2·baseRTT
 // with γ = 1 and ×1.25 with γ = 2. Starting at ssthresh/2 it reaches ssthresh after
 // ln2/ln(1 + g) RTTs. The fluid face integrates W·ln(1 + g)/RTT with RK4 (error far below
 // 0.1%); the event face adds g per ACK, exactly (1 + g)·W over a round of W ACKs.
@@ -76,7 +76,7 @@ func TestColoConcaveSlowStart(t *testing.T) {
 }
 
 // From one packet with ssthresh = 1024 and no queue, slow start doubles for 9 RTTs up to
-// ssthresh/2 = 512 (MODELS.md COLO eq. 1; DESIGN.md: W·ln2/RTT, not W/RTT), then the
+// ssthresh/2 = 512 (docs/models.md COLO eq. 1; docs/models.md: W·ln2/RTT, not W/RTT), then the
 // concave part doubles once more to 1024, then congestion avoidance adds α_max = 8 per RTT
 // (no loss yet): W(12 RTT) = 1040. The event face's last two rounds add Σ 8/W over 1024
 // and 1032 ACKs, 8·(1 − 4/W) packets each: 1039.94.
@@ -117,7 +117,7 @@ func TestColoSlowStartPhases(t *testing.T) {
 	}
 	t.Logf("event: W(12 RTT) = %.6f (estimate %.6f)", ev.Cwnd(), want)
 
-	// ssthresh starts at the receiver window (MODELS.md COLO eq. 1): 44 packets, the
+	// ssthresh starts at the receiver window (docs/models.md COLO eq. 1): 44 packets, the
 	// concave part from 22.
 	law := alg.NewFluid(FlowConfig{InitialCwnd: 1, MaxCwnd: 44})
 	x := []float64{0}
@@ -127,7 +127,7 @@ func TestColoSlowStartPhases(t *testing.T) {
 	}
 }
 
-// α(Diff) (MODELS.md COLO eq. 5): α_max with an empty queue, α_min at Diff = Q_max, in
+// α(Diff) (docs/models.md COLO eq. 5): α_max with an empty queue, α_min at Diff = Q_max, in
 // both shapes; at Diff = Q_max/2, 8 − 7·ln(1 + (e−1)/2) = 3.6591 (logarithmic) and 4.5
 // (linear). An unknown Q_max (+Inf) gives α_max, Q_max = 0 with a queue α_min.
 func TestColoAlpha(t *testing.T) {
@@ -152,7 +152,7 @@ func TestColoAlpha(t *testing.T) {
 }
 
 // The laws' congestion-avoidance increase after a loss at W = 1000 and RTT = 2·baseRTT,
-// which records Q_max = 1000·(1 − 1/2) = 500 packets (MODELS.md COLO eq. 6), in both faces
+// which records Q_max = 1000·(1 − 1/2) = 500 packets (docs/models.md COLO eq. 6), in both faces
 // and both readings of Q_max.
 func TestColoIncrease(t *testing.T) {
 	const base = 0.1
@@ -215,7 +215,7 @@ func TestColoIncrease(t *testing.T) {
 	}
 }
 
-// Adaptive decrease (MODELS.md COLO eq. 7): β = clip(baseRTT/RTT, β_min, 1); W ← β·W and
+// Adaptive decrease (docs/models.md COLO eq. 7): β = clip(baseRTT/RTT, β_min, 1); W ← β·W and
 // ssthresh ← W in both faces. A loss with an empty queue leaves W unchanged.
 func TestColoAdaptiveDecrease(t *testing.T) {
 	const base, w = 0.1, 1000.0
@@ -257,7 +257,7 @@ func TestColoAdaptiveDecrease(t *testing.T) {
 // RTT = τ + q/C with q = W − C·τ, and Diff = q while the link is busy. A loss at the full
 // buffer records Q_max = B and keeps β = τ/(τ + B/C), which returns W exactly to the BDP
 // C·τ (the queue empties); the window then refills the buffer in
-// T = ∫₀^B (τ + q/C)/α(q/B) dq seconds, α logarithmic (MODELS.md COLO eqs. 3–7), computed
+// T = ∫₀^B (τ + q/C)/α(q/B) dq seconds, α logarithmic (docs/models.md COLO eqs. 3–7), computed
 // here by Gauss–Legendre quadrature. The fluid face matches it to 0.1% (RK4 at τ/100). The
 // event face's rounds add Σ α/W_i ≈ α·(1 − α/(2W)), at most α_max/(2·BDP) = 0.4% short,
 // and last the RTT at the round's start, short of the round's mean RTT by α/(2C), at most
@@ -329,7 +329,7 @@ func TestColoTimeout(t *testing.T) {
 func TestColoParams(t *testing.T) {
 	alg := mustAlgo(t, "colo")
 	d := alg.Describe()
-	for _, m := range []string{"COLO", "reconstructed", "confidence R", "gamma", "alpha_min", "alpha_max", "beta_min", "alpha_shape", "qmax_at_loss"} {
+	for _, m := range []string{"COLO", "reconstructed", "docs/models.md", "gamma", "alpha_min", "alpha_max", "beta_min", "alpha_shape", "qmax_at_loss"} {
 		if !strings.Contains(d, m) {
 			t.Errorf("Describe %q does not mention %q", d, m)
 		}

@@ -20,7 +20,7 @@
 // fluid form is dW/dt = W·ln2/RTT, not W/RTT (which grows by e per RTT).
 //
 // Registered algorithms, each in one file with both faces side by side (equations and
-// sources: the spec's MODELS.md):
+// sources: docs/models.md):
 //
 //	tahoe      Jacobson 1988: slow start from one packet after every loss
 //	reno       RFC 5681: AIMD(1, 1/2), fast recovery

@@ -17,7 +17,7 @@ import "math"
 // so α/W_total = max_k(W_k/τ_k²)/(Σ_k W_k/τ_k)²; a loss on i halves W_i. Per ACK, not per
 // packet acknowledged: RFC 6356 scales by bytes acknowledged, but Linux's implementation
 // (mptcp_coupled.c of the multipath-tcp.org kernel, which seed 001 modified) counts one
-// increase per ACK whatever it acknowledges, and MODELS.md says "per ACK". The two differ
+// increase per ACK whatever it acknowledges, and docs/models.md says "per ACK". The two differ
 // only when an ACK covers several packets: behind a delayed-ACK receiver (Flow.DelayedAck)
 // LIA grows half as fast. Slow start counts packets in both. Fluid face: the ACK rate
 // W_i/(τ_i·b), b packets per ACK, makes dW_i/dt = min(α/W_total, 1/W_i)·W_i/(τ_i·b). With
@@ -61,7 +61,7 @@ import "math"
 // at τ = 0.1 s) the formula exceeds W_cubic; there CUBIC's Reno-friendly region makes it a
 // Reno flow, so W_vR = min(W_cubic, formula). The paper then multiplies the virtual window by sqrt(α)
 // (LIA's mean window differs from Reno's by that factor) and uses the result in α; that
-// second step is the switch sqrt_alpha (off by default: MODELS.md counts W_vR itself).
+// second step is the switch sqrt_alpha (off by default: docs/models.md counts W_vR itself).
 //
 // The paper's flowchart (its Fig. 2) classifies the subflows when the connection is set up.
 // Subflow k's BDP estimate starts at its path's BDP known at setup (FlowConfig.PathBDP: the
@@ -120,7 +120,7 @@ func init() {
 				"CUBIC subflows: 1 lowers W_max to W·(1+β)/2 after a loss below the previous W_max"),
 			Switch(&a.p.cubic.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
 				"CUBIC subflows: 1 uses the Reno-friendly estimate where it exceeds the cubic curve"),
-			Switch(&a.p.sqrtAlpha, "sqrt_alpha", 0, "seed 001 §3 (its second step); MODELS.md omits it",
+			Switch(&a.p.sqrtAlpha, "sqrt_alpha", 0, "seed 001 §3 (its second step); docs/models.md omits it",
 				"1 multiplies each virtual Reno window by sqrt(α) (α computed with the virtual windows) before the α the LIA subflows use"))
 		return a
 	})

@@ -316,12 +316,12 @@ func TestOLIAInterLossAndTies(t *testing.T) {
 }
 
 // VLIA's virtual Reno window: CUBIC's mean window k_c·(τ/p)^(3/4) maps to Reno's
-// sqrt(3/(2p)) at the same p (RFC 8312 §5.1 and the Reno response function); MODELS.md
+// sqrt(3/(2p)) at the same p (RFC 8312 §5.1 and the Reno response function); docs/models.md
 // writes k_c as 1.054 (it is 1.05383 at C = 0.4, β = 0.7).
 func TestVirtualRenoWindow(t *testing.T) {
 	kc := math.Pow(0.4*3.7/1.2, 0.25)
 	if math.Abs(kc-1.054) > 5e-4 {
-		t.Fatalf("k_c = %.6f, MODELS.md 1.054", kc)
+		t.Fatalf("k_c = %.6f, docs/models.md 1.054", kc)
 	}
 	for _, c := range []struct{ p, rtt float64 }{{1e-6, 0.1}, {1e-6, 0.2}, {1e-5, 0.05}, {1e-8, 1}} {
 		wCubic := kc * math.Pow(c.rtt/c.p, 0.75)
@@ -331,7 +331,7 @@ func TestVirtualRenoWindow(t *testing.T) {
 		}
 		literal := math.Sqrt(1.5) * math.Pow(wCubic/1.054, 2.0/3) / math.Sqrt(c.rtt)
 		if got := VirtualRenoWindow(wCubic, c.rtt, 0.4, 0.7); algoRelErr(got, literal) > 2e-4 {
-			t.Errorf("p=%g τ=%g: %.6f vs MODELS.md's literal formula %.6f", c.p, c.rtt, got, literal)
+			t.Errorf("p=%g τ=%g: %.6f vs docs/models.md's literal formula %.6f", c.p, c.rtt, got, literal)
 		}
 	}
 	if got := VirtualRenoWindow(8000, 0.15, 0.4, 0.7); math.Abs(got-1221.46) > 0.01 {
@@ -765,7 +765,7 @@ func BenchmarkMPTCPOnAck(b *testing.B) {
 	}
 }
 
-// seed001-mptcp against seed 001 and REFERENCE.md.
+// seed001-mptcp against seed 001 and docs/references.md.
 func TestSeed001Builtin(t *testing.T) {
 	sc, err := Builtin("seed001-mptcp")
 	if err != nil {
@@ -814,7 +814,7 @@ func ExampleLIAAlpha() {
 	// W_vR = 1221 packets
 }
 
-// LIA counts ACKs (MODELS.md "per ACK"; Linux mptcp_coupled.c): behind a receiver that
+// LIA counts ACKs (docs/models.md "per ACK"; Linux mptcp_coupled.c): behind a receiver that
 // acknowledges every second packet its congestion-avoidance increase halves, in the fluid
 // face by the ACK rate W/(2τ) and in the event face by one increase per ACK whatever it
 // acknowledges; slow start and OLIA count packets and do not change.

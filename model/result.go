@@ -1,7 +1,7 @@
 package model
 
 // Result is what one run of a scenario produced, in either engine. JSON names are the
-// CLI's output contract (../shared/spec/CLI.md, `run --format json`).
+// CLI's output contract (docs/cli.md, `run --format json`).
 type Result struct {
 	Scenario  string       `json:"scenario"`
 	Engine    string       `json:"engine"` // "fluid" or "packet"

@@ -62,7 +62,7 @@ func seed000RandomLoss() *Scenario {
 
 // seed000SlowStart is seed 000's slow-start experiment: COLO's two-part slow start against
 // standard slow start, each alone on its own dumbbell. The slow-start threshold starts at
-// the receiver window (MODELS.md, COLO eq. 1), here 3.5 BDP, so COLO's concave part
+// the receiver window (docs/models.md, COLO eq. 1), here 3.5 BDP, so COLO's concave part
 // begins at 1.75 BDP, once the queue is growing; the 1-BDP buffer overflows at 2 BDP, where
 // standard slow start still doubles per RTT and COLO grows ×1.5 (RTT = 2·baseRTT).
 func seed000SlowStart() *Scenario {

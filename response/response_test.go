@@ -29,7 +29,7 @@ func responseOf(t *testing.T, s Settings) *ResponseReport {
 	return rep
 }
 
-// REFERENCE.md "Response functions": Reno periodic c = sqrt(3/2), d = 0.5 (Mathis et al.
+// docs/references.md "Response functions": Reno periodic c = sqrt(3/2), d = 0.5 (Mathis et al.
 // 1997); Scalable 0.0749/p (Kelly 2003); HighSpeed 0.12/p^0.835 (RFC 3649 §5) fitted over
 // p <= 1e-4. Tolerances are the issue's: Reno c ±2%, d ±0.01; Scalable c ±5%, d ±0.02;
 // HighSpeed c ±10%, d ±0.02.
@@ -147,7 +147,7 @@ func TestResponseRTTExponent(t *testing.T) {
 }
 
 // TCP friendliness: CUBIC meets Reno at W* = 1.654·τ^−1.5 (52 packets at 100 ms, RFC 9438
-// §4.2 via REFERENCE.md); HighSpeed by construction near its Low_Window of 38 packets.
+// §4.2 via docs/references.md); HighSpeed by construction near its Low_Window of 38 packets.
 func TestResponseFriendlinessCrossing(t *testing.T) {
 	rep := responseOf(t, Settings{Algorithms: []string{"reno", "highspeed", "cubic"}, WarmupLosses: 3000,
 		Params: map[string]map[string]float64{"cubic": {"fast_convergence": 0}}})

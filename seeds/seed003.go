@@ -11,7 +11,7 @@ import (
 	"github.com/tcpfluid/tcpfluid/validate"
 )
 
-// Table3 is Table 3 of seed 003 (REFERENCE.md, "Seed 003"), in the paper's order:
+// Table3 is Table 3 of seed 003 (docs/references.md, "Seed 003"), in the paper's order:
 // TCP packets dropped at the bottleneck, TCP packets received ("sent", which counts the
 // SYN) and mean throughput (unique data × 8 / 9 s, bit/s).
 var Table3 = []Table3Row{

@@ -205,7 +205,7 @@ func TestCommonLossesEveryFlow(t *testing.T) {
 	}
 }
 
-// The JSON shape of `tcpfluid validate --format json` (CLI.md): scenario or point, form,
+// The JSON shape of `tcpfluid validate --format json` (docs/cli.md): scenario or point, form,
 // seed, metrics with metric, fluid, packet, rel_err, tolerance and ok; and ok.
 func TestValidationJSON(t *testing.T) {
 	v := runPoint(t, pointCase{"reno", "periodic", 1e-2, 5, 10})

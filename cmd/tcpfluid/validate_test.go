@@ -22,7 +22,7 @@ func validateJSON(t *testing.T, args ...string) (map[string]any, error) {
 	return v, err
 }
 
-// A response point within tolerance: CLI.md's JSON shape and no error (exit code 0).
+// A response point within tolerance: docs/cli.md's JSON shape and no error (exit code 0).
 func TestCLIValidatePoint(t *testing.T) {
 	v, err := validateJSON(t, "--algo", "newreno", "--loss-model", "periodic", "--p", "1e-3", "--rtt", "100ms")
 	if err != nil {
