@@ -32,20 +32,29 @@ func identicalFlows(n int, distinct bool, rule model.DropRule) *model.Scenario {
 // run one by one: the same trajectory scaled by the class's size, to the solver's tolerance
 // (RelTol 1e-6 per step; 1e-5 relative accumulated over the run).
 func TestFluidClassesMatchFlowByFlow(t *testing.T) {
-	for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
+	for _, c := range []struct {
+		rule model.DropRule
+		form string
+	}{
+		{model.DropSynchronized, fluid.FormHybrid},
+		{model.DropProportional, fluid.FormHybrid},
+		{model.DropSynchronized, fluid.FormHybridRecovery},
+		{model.DropProportional, fluid.FormHybridRecovery},
+	} {
+		rule := c.rule
 		for _, n := range []int{2, 10, 100} {
-			one := runFluid(t, identicalFlows(n, false, rule), fluid.Settings{SampleS: 1})
-			each := runFluid(t, identicalFlows(n, true, rule), fluid.Settings{SampleS: 1})
+			one := runFluid(t, identicalFlows(n, false, rule), fluid.Settings{SampleS: 1, Form: c.form})
+			each := runFluid(t, identicalFlows(n, true, rule), fluid.Settings{SampleS: 1, Form: c.form})
 			if len(one.Flows) != n || len(each.Flows) != n {
-				t.Fatalf("%s n=%d: %d and %d flow results", rule, n, len(one.Flows), len(each.Flows))
+				t.Fatalf("%s %s n=%d: %d and %d flow results", c.form, rule, n, len(one.Flows), len(each.Flows))
 			}
 			if len(one.Trace) != len(each.Trace) {
-				t.Fatalf("%s n=%d: trace of %d rows, flow by flow %d", rule, n, len(one.Trace), len(each.Trace))
+				t.Fatalf("%s %s n=%d: trace of %d rows, flow by flow %d", c.form, rule, n, len(one.Trace), len(each.Trace))
 			}
 			for i := range one.Flows {
 				a, b := one.Flows[i], each.Flows[i]
 				if a.Flow != i {
-					t.Errorf("%s n=%d: result %d is flow %d", rule, n, i, a.Flow)
+					t.Errorf("%s %s n=%d: result %d is flow %d", c.form, rule, n, i, a.Flow)
 				}
 				// The drops are what the queue refused of what was sent: their error is
 				// relative to the packets sent, not to the drops.
@@ -61,12 +70,12 @@ func TestFluidClassesMatchFlowByFlow(t *testing.T) {
 					{"loss events", float64(a.LossEvents), float64(b.LossEvents), 0},
 				} {
 					if math.Abs(m.a-m.b) > 1e-5*m.scale {
-						t.Errorf("%s n=%d flow %d: %s %.9g as a class, %.9g flow by flow", rule, n, i, m.name, m.a, m.b)
+						t.Errorf("%s %s n=%d flow %d: %s %.9g as a class, %.9g flow by flow", c.form, rule, n, i, m.name, m.a, m.b)
 					}
 				}
 			}
 			if ua, ub := one.Links[0].Utilisation, each.Links[0].Utilisation; math.Abs(ua-ub) > 1e-5 {
-				t.Errorf("%s n=%d: utilisation %.7f as a class, %.7f flow by flow", rule, n, ua, ub)
+				t.Errorf("%s %s n=%d: utilisation %.7f as a class, %.7f flow by flow", c.form, rule, n, ua, ub)
 			}
 		}
 	}

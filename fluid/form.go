@@ -82,7 +82,7 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	if !(d > 0) || !(dw > 0) {
 		return plain
 	}
-	acks := f.acked / f.wire // packets acknowledged per second
+	acks := f.acked / (f.wire * f.mult) // packets acknowledged per second, per member of a class
 	if queued {
 		return d * acks / dw
 	}
