@@ -44,7 +44,9 @@ import (
 // it newly ACKs or SACKs, prr_delivered += DeliveredData and the window is pipe + sndcnt,
 // sndcnt = prr_delivered·ssthresh/RecoverFS − prr_out while pipe > ssthresh, else
 // min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData) + 1), and at least one
-// packet before the first is out (the fast retransmit); prr_out counts what it sends. At
+// packet before the first is out (the fast retransmit); prr_out counts what it sends.
+// RFC 6937 rounds the proportional sndcnt up; ns-3 does so in bytes, which in whole
+// packets is no rounding: the sender sends while a whole packet fits in the window. At
 // the end cwnd = ssthresh (the law's window) and the law hears the whole cumulative ACK
 // that ended it (TcpSocketBase passes its segments to IncreaseWindow). The timer restarts
 // on new ACKs, in recovery only on the first partial one.
