@@ -154,7 +154,7 @@ func (f *tcpFlow) resume(sm *sim) {
 	f.dupacks, f.signalled = 0, 0
 	f.sndNxt = f.sndUna
 	f.timing = false
-	if sm.set.SACK {
+	if f.sack {
 		f.enterLoss()
 	}
 	f.trySend(sm)

@@ -96,7 +96,18 @@
 // retransmits the first hole at once and then, while the packets in flight (RFC 6675's
 // pipe) are fewer than the law's window, every packet below the highest SACKed one (FACK,
 // Linux's default until 4.15) before new data; a timeout keeps the scoreboard and resends
-// only what is not SACKed. The law's Recovery() is then not used.
+// only what is not SACKed. The law's Recovery() is then not used, except for the
+// reference simulators' recoveries below.
+//
+// A single-path flow whose law recovers as model.RecoveryLinux, RecoveryLinuxMinCwnd or
+// RecoveryPRR (the variants reno@linux, reno@ns3, newreno@ns3, ...) is a SACK sender
+// whatever Settings.SACK says, and recovers as the simulator that variant reproduces
+// (recovery.go): ns-2.35 TCP/Linux's scoreboard (a hole is lost once the fourth packet
+// above it is SACKed, a lost retransmission is found by the SACKs of later packets), rate
+// halving and, with min_cwnd, the restart at ssthresh/2 and slow start back (Linux 2.6.2x
+// tcp_fastretrans_alert, tcp_moderate_cwnd); or ns-3.37's RFC 6675 loss rule with
+// TcpPrrRecovery (RFC 6937) and its minimum RTO of 1 s. The window the flow reports is the
+// one the simulator traces: ns-2's rate-halving allowance, ns-3's pipe + sndcnt.
 //
 // A route-aware sender (model.Flow.RouteAware, seed 002) learns of a failure on its path
 // when the link goes down: it stops sending, holds its timer (no timeout, no backoff, no

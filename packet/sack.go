@@ -105,6 +105,9 @@ func (f *tcpFlow) enterLoss() {
 	f.inRecovery, f.lossState = false, true
 	f.recover = f.maxSent
 	f.rxtNext, f.rxtOut = f.sndUna, 0
+	if f.rec != nil {
+		f.rec.markAllLost(f)
+	}
 }
 
 // lostEnd is one past the last packet the scoreboard takes as lost: the highest SACKed in

@@ -103,7 +103,10 @@ func (x *flowExt) mayReduce(f *tcpFlow) bool { return !x.inCWR(f) }
 // retransmissions in flight); without, sent and not reported delivered by ACKs or
 // duplicate ACKs.
 func (f *tcpFlow) inFlight(sm *sim) float64 {
-	if sm.set.SACK {
+	if f.rec != nil {
+		return float64(max(f.recPipe(), 0))
+	}
+	if f.sack {
 		if end := f.lostEnd(); end > f.sndUna {
 			return float64(max(f.maxSent-end+f.rxtOut, 0))
 		}
@@ -199,7 +202,7 @@ func (x *flowExt) beginAck(sm *sim, f *tcpFlow, e *event) {
 // afterwards.
 func (x *flowExt) endAck(sm *sim, f *tcpFlow) {
 	d := f.sndUna - x.una0
-	if sm.set.SACK {
+	if f.sack {
 		d += f.sackedN - x.sacked0
 	} else {
 		d += f.signalled - x.sig0
@@ -259,7 +262,7 @@ func (x *flowExt) sample(sm *sim, f *tcpFlow, d int64) model.RateSample {
 	if f.sndUna > x.una0 {
 		seq = f.sndUna - 1
 	}
-	if s := x.ack.sack; sm.set.SACK && f.sackedN > x.sacked0 && s >= f.sndUna && s-f.sndUna <= x.mask {
+	if s := x.ack.sack; f.sack && f.sackedN > x.sacked0 && s >= f.sndUna && s-f.sndUna <= x.mask {
 		if seq < 0 || x.recs[s&x.mask].sentAt > x.recs[seq&x.mask].sentAt {
 			seq = s
 		}

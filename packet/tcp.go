@@ -53,12 +53,14 @@ type tcpFlow struct {
 	cwnd                    float64 // law.Cwnd() after the latest callback, packets
 
 	// SACK scoreboard and recovery (Settings.SACK; see sack.go)
-	sacked    bitRing // packets above sndUna the receiver reported holding
-	sackedN   int64   // packets set in sacked
-	highSack  int64   // one past the highest packet SACKed or cumulatively acknowledged
-	rxtNext   int64   // where the search for the next hole to retransmit resumes
-	rxtOut    int64   // retransmissions of the current episode neither ACKed nor SACKed
-	lossState bool    // after a timeout, until snd.una passes recover
+	sack      bool         // the sender has SACK: Settings.SACK, or a simulator recovery (rec)
+	rec       *simRecovery // the recovery of ns-2 TCP/Linux or ns-3 (recovery.go); nil for the others
+	sacked    bitRing      // packets above sndUna the receiver reported holding
+	sackedN   int64        // packets set in sacked
+	highSack  int64        // one past the highest packet SACKed or cumulatively acknowledged
+	rxtNext   int64        // where the search for the next hole to retransmit resumes
+	rxtOut    int64        // retransmissions of the current episode neither ACKed nor SACKed
+	lossState bool         // after a timeout, until snd.una passes recover
 
 	// RTT and retransmission timer (RFC 6298)
 	timing           bool // one packet at a time is timed (Karn: never a retransmission)
@@ -112,7 +114,14 @@ func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
 		completion: -1,
 	}
 	f.recovery = model.RecoveryOf(c.alg)
-	f.ext = newFlowExt(c, fl, sm.set.SACK && sm.set.LostRetransmit)
+	if c.multi == nil {
+		f.rec = newSimRecovery(f.recovery)
+	} else if newSimRecovery(f.recovery) != nil {
+		f.recovery = model.RecoveryNewReno // a subflow of a coupled law recovers as NewReno
+	}
+	f.sack = sm.set.SACK || f.rec != nil
+	// A simulator recovery finds lost retransmissions its own way (recovery.go).
+	f.ext = newFlowExt(c, fl, f.sack && sm.set.LostRetransmit && f.rec == nil)
 	if f.cwnd = c.cwndOf(k); !(f.cwnd > 0) || math.IsInf(f.cwnd, 1) {
 		return fmt.Errorf("%w: flow %q: %s starts subflow %d with cwnd %v packets, want a finite window > 0", ErrLaw, fl.Name, fl.Algorithm, k, f.cwnd)
 	}
@@ -121,7 +130,7 @@ func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
 		f.priorRTT += 2*l.delayS + l.txTime(f.mss+f.header) + l.txTime(f.header)
 	}
 	f.ooo.reset(1024)
-	if sm.set.SACK {
+	if f.sack {
 		f.sacked.reset(1024)
 	}
 	return nil
@@ -134,6 +143,9 @@ func (f *tcpFlow) readCwnd(sm *sim) {
 	c := f.conn
 	if c.multi == nil {
 		f.cwnd = f.checkCwnd(sm, c.law.Cwnd())
+		if f.rec != nil {
+			f.cwnd = f.recWindow(f.cwnd)
+		}
 		return
 	}
 	for k := range c.n {
@@ -223,13 +235,18 @@ func (f *tcpFlow) finish(now float64) {
 }
 
 // rto is the current retransmission timeout, s: RFC 6298's SRTT + max(G, 4·RTTVAR),
-// at least MinRTOS, times the backoff, at most MaxRTOS.
+// at least MinRTOS (and ns-3's 1 s for a RecoveryPRR sender, recovery.go), times the
+// backoff, at most MaxRTOS.
 func (f *tcpFlow) rto(sm *sim) float64 {
 	base := InitialRTOS
 	if f.haveSRTT {
 		base = f.srtt + math.Max(ClockGranularityS, 4*f.rttvar)
 	}
-	return math.Min(math.Max(base, sm.minRTO)*f.backoff, MaxRTOS)
+	lo := sm.minRTO
+	if f.rec != nil {
+		lo = math.Max(lo, f.rec.minRTO)
+	}
+	return math.Min(math.Max(base, lo)*f.backoff, MaxRTOS)
 }
 
 // rttSample feeds one measurement to the RFC 6298 estimator (α = 1/8, β = 1/4).
@@ -311,7 +328,11 @@ func (f *tcpFlow) hasData() bool {
 
 // trySend sends while the window allows.
 func (f *tcpFlow) trySend(sm *sim) {
-	if sm.set.SACK {
+	if f.rec != nil {
+		f.recSend(sm)
+		return
+	}
+	if f.sack {
 		f.sackSend(sm)
 		return
 	}
@@ -350,7 +371,11 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 	if f.ext != nil {
 		f.ext.beginAck(sm, f, &e)
 	}
-	if sm.set.SACK {
+	if f.rec != nil {
+		f.recAck(sm, a, e.sack)
+		return
+	}
+	if f.sack {
 		f.sackAck(sm, a, e.sack)
 		return
 	}
@@ -483,12 +508,15 @@ func (f *tcpFlow) timeout(sm *sim) {
 	f.timeouts++
 	sm.lossEvent(f.idx)
 	f.conn.law.OnTimeout(f.obs(sm))
-	f.readCwnd(sm)
 	f.recover = f.maxSent
 	f.inRecovery, f.inflation = false, 0
 	f.dupacks = 0
 	f.sndNxt = f.sndUna
 	f.timing = false
+	if f.sack {
+		f.enterLoss()
+	}
+	f.readCwnd(sm)
 	if f.rto(sm) < MaxRTOS {
 		f.backoff *= 2
 	}
@@ -498,9 +526,6 @@ func (f *tcpFlow) timeout(sm *sim) {
 		f.reinitSRTT = true
 	}
 	f.setTimer(sm, sm.now+f.rto(sm))
-	if sm.set.SACK {
-		f.enterLoss()
-	}
 	f.trySend(sm)
 }
 
