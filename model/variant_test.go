@@ -38,7 +38,7 @@ func TestVariants(t *testing.T) {
 	if d, _ := New("cubic"); math.Abs(param(t, d, "beta")-0.7) > 1e-12 {
 		t.Errorf("cubic's default beta %v, want 0.7 (a variant must not leak into the defaults)", param(t, d, "beta"))
 	}
-	for _, bad := range []string{"cubic@bsd", "reno@linux", "nope@linux"} {
+	for _, bad := range []string{"cubic@bsd", "tahoe@linux", "nope@linux"} {
 		if _, err := New(bad); !errors.Is(err, ErrUnknownAlgorithm) {
 			t.Errorf("New(%q): %v, want ErrUnknownAlgorithm", bad, err)
 		}
