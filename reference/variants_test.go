@@ -13,8 +13,9 @@ import (
 // the stored reference set, and requires its mean window within the stored simulator's
 // 95% CI plus the fluid's own (batch means): the two estimates' CIs, never widened.
 // Points where a variant is outside are listed in the report of this work with the reason
-// (docs/simulators.md), not here: cubic@linux at p = 1e-2 (+22%, the Reno-friendly
-// estimate), htcp@linux at 1e-2 (+8%), htcp at ns-3 (no variant yet).
+// (docs/simulators.md), not here: cubic@linux at p = 1e-2 (+22%: Linux 2.6.2x's Reno
+// window grows by 8/23 per RTT for the whole epoch, which no cubic parameter expresses yet),
+// htcp@linux at 1e-2 (+8%), htcp at ns-3 (no variant yet).
 func TestVariantsAgainstSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 11 fluid response points (about 12 s)")
