@@ -279,8 +279,9 @@ func (e *cubicEvent) OnTimeout(Observation) {
 // they do differently is in docs/simulators.md.
 func (a *cubic) Variants() []Variant {
 	return []Variant{
-		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024",
-			Params: map[string]float64{"beta": 819.0 / 1024}},
+		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
+			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor)",
+			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024}},
 		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region",
 			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0}},
 	}

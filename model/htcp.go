@@ -10,8 +10,16 @@ import "math"
 //
 // RTT_min is Observation.BaseRTT and RTT_max is the RTT at the loss, where a drop-tail
 // queue is at its fullest; both faces use the same reading so they can be compared. Linux's
-// RTT scaling of α and its bandwidth switch (β = 0.5 after a throughput change of more than
-// 20%) are not modelled.
+// RTT scaling of α (neutral at 100 ms) is not modelled.
+//
+// bandwidth_switch 1 is Linux's (tcp_htcp.c htcp_beta_update, use_bandwidth_switch): when
+// a cycle's peak throughput differs from the previous cycle's by more than 20% (the test
+// 4·old_maxB ≤ 5·maxB ≤ 6·old_maxB fails) β is β_min, and the adaptive β comes back only
+// after two cycles in a row within it (modeswitch). Linux's maxB is the largest smoothed
+// throughput sample of the cycle; the window grows through the whole cycle, so the rule takes
+// the rate at the loss, W/RTT. Under random loss consecutive cycles scatter by more than
+// 20%, so β is mostly 0.5: ns-2.35's H-TCP (the 2.6.2x module) backed off to 0.52·W on
+// average at p = 1e-3 (docs/simulators.md).
 //
 // Fluid face, x = [W]: dW/dt = 2(1 − β)·α(Now − last loss)/RTT. Event face:
 // W += 2(1 − β)·α/W per packet acknowledged. Δ counts from the flow's start until the first
@@ -24,14 +32,16 @@ func init() {
 		a.Base = NewBase("htcp", "H-TCP: increase growing with the time since the last loss, adaptive backoff RTTmin/RTTmax (Leith & Shorten 2004)",
 			Real(&a.p.deltaL, "delta_l", 1, "s", 0, 1e3, src, "time after a loss during which the increase is Reno's"),
 			Real(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src, "smallest fraction of the window kept after a loss"),
-			Real(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 0.95, src, "largest fraction of the window kept after a loss"))
+			Real(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 0.95, src, "largest fraction of the window kept after a loss"),
+			Switch(&a.p.bandwidthSwitch, "bandwidth_switch", 0, "Linux tcp_htcp.c htcp_beta_update (use_bandwidth_switch 1)",
+				"1: β = beta_min after a cycle whose peak throughput is outside ±20% of the previous one's, the adaptive β after two cycles within"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
 		return a
 	})
 }
 
-type htcpParams struct{ deltaL, betaMin, betaMax float64 }
+type htcpParams struct{ deltaL, betaMin, betaMax, bandwidthSwitch float64 }
 
 type htcp struct {
 	Base
@@ -39,15 +49,24 @@ type htcp struct {
 	p htcpParams
 }
 
-var _ Algorithm = (*htcp)(nil)
+var (
+	_ Algorithm = (*htcp)(nil)
+	_ Varianter = (*htcp)(nil)
+)
 
 type htcpRule struct {
 	p        htcpParams
 	lastLoss float64 // s
 	beta     float64
+	// bandwidth_switch: the previous cycle's peak throughput, packets/s (0 before the
+	// first loss), and whether the last cycle passed the 20% test (Linux modeswitch).
+	lastRate float64
+	steady   bool
 }
 
-func (r *htcpRule) Start(o Observation) { r.lastLoss, r.beta = o.Now, r.p.betaMin }
+func (r *htcpRule) Start(o Observation) {
+	r.lastLoss, r.beta, r.lastRate, r.steady = o.Now, r.p.betaMin, 0, false
+}
 
 // HTCPAlpha is H-TCP's increase factor α(Δ) for Δ seconds since the last congestion event
 // and a low-speed period of deltaL seconds: 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)², or 1 within Δ_L.
@@ -64,7 +83,30 @@ func (r *htcpRule) PerRTT(_ float64, o Observation) float64 {
 }
 
 func (r *htcpRule) Congestion(w float64, o Observation) float64 {
-	r.beta = math.Min(math.Max(MinimumRTT(o)/ClockRTT(o), r.p.betaMin), r.p.betaMax)
+	adaptive := math.Min(math.Max(MinimumRTT(o)/ClockRTT(o), r.p.betaMin), r.p.betaMax)
+	r.beta = adaptive
+	if r.p.bandwidthSwitch == 1 {
+		rate, last := w/ClockRTT(o), r.lastRate
+		r.lastRate = rate
+		switch {
+		case !(rate >= 0.8*last && rate <= 1.2*last):
+			r.beta, r.steady = r.p.betaMin, false
+		case !r.steady:
+			r.beta, r.steady = r.p.betaMin, true
+		}
+	}
 	r.lastLoss = o.Now
 	return r.beta * w
+}
+
+// Variants: H-TCP as Linux 2.6.2x's tcp_htcp.c has it (ns-2.35 TCP/Linux runs it);
+// docs/simulators.md compares it. ns-3.37's TcpHtcp (α in bytes per ACK, β from the pipe,
+// unclamped) has no parameter set here yet.
+func (a *htcp) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
+			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, Δ_L 1 s; no min_cwnd",
+			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1},
+			Recovery: RecoveryLinux},
+	}
 }

@@ -1,0 +1,86 @@
+package reference
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// TestVariantsAgainstSet runs tcpfluid's fluid engine (hybrid form, FluidResponse: the
+// reference's "fluid" column) with each implementation variant at the response points of
+// the stored reference set, and requires its mean window within the stored simulator's
+// 95% CI plus the fluid's own (batch means): the two estimates' CIs, never widened.
+// Points where a variant is outside are listed in the report of this work with the reason
+// (docs/simulators.md), not here: cubic@linux at p = 1e-2 (+22%: Linux 2.6.2x's Reno
+// window grows by 8/23 per RTT for the whole epoch, which no cubic parameter expresses yet),
+// htcp@linux at 1e-2 (+8%), htcp at ns-3 (no variant yet).
+func TestVariantsAgainstSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 11 fluid response points (about 12 s)")
+	}
+	for _, c := range []struct {
+		algo, set string
+		p         float64
+	}{
+		{"bic", SetLinux, 1e-2},
+		{"bic", SetLinux, 1e-3},
+		{"bic", SetLinux, 1e-4},
+		{"bic", SetNS3, 1e-2},
+		{"bic", SetNS3, 1e-3},
+		{"cubic", SetLinux, 1e-3},
+		{"cubic", SetLinux, 1e-4},
+		{"cubic", SetNS3, 1e-2},
+		{"cubic", SetNS3, 1e-3},
+		{"htcp", SetLinux, 1e-3},
+		{"htcp", SetLinux, 1e-4},
+	} {
+		sim := NS2
+		if c.set == SetNS3 {
+			sim = NS3
+		}
+		algo := TcpfluidAlgorithm(c.set, c.algo)
+		t.Run(fmt.Sprintf("%s/%g", algo, c.p), func(t *testing.T) {
+			if algo == c.algo {
+				t.Fatalf("%s declares no %s variant", c.algo, c.set)
+			}
+			ref := storedResponse(t, sim, c.algo, c.p)
+			got, err := FluidResponse(context.Background(), algo, c.p, 0.1, 1460, nil, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tol := ref.CI95Pkts + got.CI95Pkts
+			if d := got.MeanCwndPkts - ref.MeanCwndPkts; !(math.Abs(d) <= tol) {
+				t.Errorf("%s at p = %g: fluid %.2f ± %.2f packets, %s %.2f ± %.2f: %+.1f%%, beyond the CIs' sum %.2f",
+					algo, c.p, got.MeanCwndPkts, got.CI95Pkts, sim, ref.MeanCwndPkts, ref.CI95Pkts, 100*d/ref.MeanCwndPkts, tol)
+			}
+			t.Logf("%s at p = %g: fluid %.2f ± %.2f, %s %.2f ± %.2f (%+.1f%%)", algo, c.p, got.MeanCwndPkts, got.CI95Pkts,
+				sim, ref.MeanCwndPkts, ref.CI95Pkts, 100*(got.MeanCwndPkts/ref.MeanCwndPkts-1))
+		})
+	}
+}
+
+// storedResponse is the stored simulator measurement of a response point.
+func storedResponse(t *testing.T, sim, algo string, p float64) *ResponseStats {
+	t.Helper()
+	files, err := LoadSet(filepath.Join(setDir, sim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Report.Kind != KindResponse || len(f.Report.Rows) != 1 {
+			continue
+		}
+		row := f.Report.Rows[0]
+		ms := row.NS2
+		if sim == NS3 {
+			ms = row.NS3
+		}
+		if row.Algorithm == algo && row.P == p && len(ms) == 1 && ms[0].Response != nil {
+			return ms[0].Response
+		}
+	}
+	t.Fatalf("no stored %s response point for %s at p = %g", sim, algo, p)
+	return nil
+}
