@@ -11,6 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/response"
 )
 
 var (
@@ -268,9 +271,10 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	return e, e.Validate()
 }
 
-// FairnessSpec is a fairness experiment on seed 000's dumbbell, as `tcpfluid fairness`
-// builds it (response.FairnessSettings): access 200 Mb/s 10 ms, bottleneck 100 Mb/s
-// 100 ms, 1-BDP drop-tail buffers, MSS 1460 bytes.
+// FairnessSpec is a fairness experiment on seed 000's dumbbell, exactly as `tcpfluid
+// fairness` runs it (response.FairnessSettings.Scenario): access 200 Mb/s 10 ms,
+// bottleneck 100 Mb/s 100 ms, 1-BDP drop-tail buffers, MSS 1460 bytes with ns-2's 50-byte
+// header (40 + the timestamp option), SACK.
 type FairnessSpec struct {
 	Mode         string    // same (default), rtt, friendliness
 	Algorithm    string    // the tested algorithm
@@ -286,83 +290,91 @@ type FairnessSpec struct {
 	Params       map[string]map[string]int
 }
 
-// Fairness builds a dumbbell experiment with the topology of response.FairnessSettings.
-func Fairness(s FairnessSpec) (*Experiment, error) {
+// Fairness experiment constants: the packets ns-2's TCP/Linux sends (packetSize_ 1460, a
+// 40-byte TCP/IP header and the 10-byte timestamp option) and its receiver window (window_).
+const (
+	FairnessMSSBytes    = 1460
+	FairnessHeaderBytes = 50
+	FairnessRwndPkts    = 1000000
+)
+
+// FairnessSettings is what tcpfluid runs for the fairness experiment s: the settings of
+// `tcpfluid fairness --mode MODE` with the spec's flows, the simulators' 50-byte header
+// and SACK. The packet engine takes the spec's jitter; the fluid has none.
+func FairnessSettings(s FairnessSpec) response.FairnessSettings {
 	if s.Mode == "" {
-		s.Mode = "same"
+		s.Mode = response.ModeSame
 	}
-	if s.Flows == 0 {
-		s.Flows = 3
-	}
-	if s.StartGapS == 0 && s.Mode == "same" {
+	if s.StartGapS == 0 && s.Mode == response.ModeSame {
 		s.StartGapS = 10
 	}
-	if len(s.RTTsS) == 0 {
-		s.RTTsS = []float64{0.05, 0.075, 0.1}
+	return response.FairnessSettings{Mode: s.Mode, Algorithms: []string{s.Algorithm}, Flows: s.Flows, StartGapS: s.StartGapS,
+		RTTsS: s.RTTsS, Against: s.Against, AgainstFlows: s.AgainstFlows, DurationS: s.DurationS, MeasureFromS: s.MeasureFromS,
+		MSSBytes: FairnessMSSBytes, HeaderBytes: FairnessHeaderBytes, SACK: true, Seed: s.Seed}
+}
+
+// Fairness builds the dumbbell experiment of tcpfluid's fairness scenario for s
+// (response.FairnessSettings.Scenario): the same links, delays, buffers in packets, flows
+// and starts.
+func Fairness(s FairnessSpec) (*Experiment, error) {
+	fs := FairnessSettings(s)
+	sc, err := fs.Scenario(s.Algorithm)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrExperiment, err)
 	}
-	if s.Against == "" {
-		s.Against = "reno"
+	e, err := DumbbellOf(sc)
+	if err != nil {
+		return nil, err
 	}
-	if s.AgainstFlows == 0 {
-		s.AgainstFlows = 4
+	e.Name = fmt.Sprintf("fairness-%s-%s", fs.Mode, s.Algorithm)
+	e.Mode, e.Seed, e.JitterS, e.Params = fs.Mode, s.Seed, s.JitterS, s.Params
+	e.MeasureFromS = fs.MeasureFromS
+	if e.MeasureFromS == 0 {
+		e.MeasureFromS = e.DurationS / 2
 	}
-	if s.DurationS == 0 {
-		s.DurationS = 1000
-	}
-	if s.MeasureFromS == 0 {
-		s.MeasureFromS = s.DurationS / 2
-	}
-	const (
-		accessBps, accessDelay = 200e6, 0.01
-		bottleBps, bottleDelay = 100e6, 0.1
-		mss                    = 1460
-	)
-	e := &Experiment{
-		Kind: KindFairness, Name: fmt.Sprintf("fairness-%s-%s", s.Mode, s.Algorithm), Topology: TopoDumbbell,
-		BandwidthBps: bottleBps, DelayS: bottleDelay, AccessBps: accessBps, OutBps: accessBps, OutDelayS: accessDelay,
-		MSSBytes: mss, HeaderBytes: 50, RwndPkts: 1000000, Seed: s.Seed, JitterS: s.JitterS,
-		DurationS: s.DurationS, MeasureFromS: s.MeasureFromS, TickS: s.DurationS / 30, Mode: s.Mode, Params: s.Params,
-	}
-	// Buffers as tcpfluid resolves BufferBDP: capacity × the RTT of the link's slowest
-	// path / (8 × MSS), rounded up.
-	bdpPkts := func(bps, rtt float64) int { return int(math.Ceil(bps * rtt / (8 * mss))) }
-	addFlow := func(algo string, access, start float64) {
-		e.Flows = append(e.Flows, Flow{Algorithm: algo, StartS: start, AccessDelayS: access})
-	}
-	switch s.Mode {
-	case "same":
-		for i := 0; i < s.Flows; i++ {
-			addFlow(s.Algorithm, accessDelay, float64(i)*s.StartGapS)
-		}
-	case "rtt":
-		minRTT := math.Inf(1)
-		for _, r := range s.RTTsS {
-			minRTT = math.Min(minRTT, r)
-		}
-		e.DelayS, e.OutDelayS = minRTT/4, 0
-		for _, r := range s.RTTsS {
-			addFlow(s.Algorithm, r/2-minRTT/4, 0)
-		}
-	case "friendliness":
-		addFlow(s.Algorithm, accessDelay, 0)
-		for i := 0; i < s.AgainstFlows; i++ {
-			addFlow(s.Against, accessDelay, 0)
-		}
-	default:
-		return nil, fmt.Errorf("%w: mode %q, want same, rtt or friendliness", ErrExperiment, s.Mode)
-	}
-	maxRTT := 0.0
-	for i := range e.Flows {
-		maxRTT = math.Max(maxRTT, e.RTTS(i))
-	}
-	e.BufferPkts = bdpPkts(bottleBps, maxRTT)
-	e.OutBufferPkts = bdpPkts(accessBps, maxRTT)
-	if e.OutDelayS == 0 {
-		// ns-2 and ns-3 links need a positive delay; one microsecond stands for none.
-		e.OutDelayS = 1e-6
-	}
-	for i := range e.Flows {
-		e.Flows[i].AccessBufferPkts = bdpPkts(accessBps, e.RTTS(i))
-	}
+	e.TickS = e.DurationS / 30
 	return e, e.Validate()
+}
+
+// DumbbellOf is the fairness experiment of a validated tcpfluid fairness scenario
+// (response.FairnessSettings.Scenario): links "bottleneck" (R1 → R2), "access-out"
+// (R2 → receiver) and one access link per flow, every flow's path access, bottleneck,
+// access-out. A zero delay (the rtt mode's access-out) becomes 1 µs, the simulators' least.
+func DumbbellOf(sc *model.Scenario) (*Experiment, error) {
+	bad := func(f string, a ...any) error {
+		return fmt.Errorf("%w: scenario %q is not a fairness dumbbell: %s", ErrExperiment, sc.Name, fmt.Sprintf(f, a...))
+	}
+	bi, oi := sc.LinkIndex("bottleneck"), sc.LinkIndex("access-out")
+	if bi < 0 || oi < 0 || len(sc.Flows) == 0 {
+		return nil, bad("want links bottleneck and access-out and at least one flow")
+	}
+	bn, out := sc.Links[bi], sc.Links[oi]
+	// ns-2 and ns-3 links need a positive delay; one microsecond stands for none.
+	atLeast := func(d float64) float64 { return math.Max(d, 1e-6) }
+	e := &Experiment{
+		Kind: KindFairness, Name: sc.Name, Topology: TopoDumbbell,
+		BandwidthBps: bn.CapacityBps, DelayS: atLeast(bn.DelayS), BufferPkts: int(bn.BufferPkts),
+		OutBps: out.CapacityBps, OutDelayS: atLeast(out.DelayS), OutBufferPkts: int(out.BufferPkts),
+		MSSBytes: sc.Flows[0].MSSBytes, HeaderBytes: FairnessHeaderBytes, RwndPkts: FairnessRwndPkts,
+		DurationS: sc.DurationS,
+	}
+	for i, f := range sc.Flows {
+		p := sc.PathIndex(f.Path)
+		links := sc.PathLinks(p)
+		if p < 0 || len(links) != 3 || links[1] != bi || links[2] != oi {
+			return nil, bad("flow %d's path %q is not access, bottleneck, access-out", i, f.Path)
+		}
+		acc := sc.Links[links[0]]
+		if i == 0 {
+			e.AccessBps = acc.CapacityBps
+		} else if acc.CapacityBps != e.AccessBps {
+			return nil, bad("access links of %v and %v bit/s: the experiment has one access rate", e.AccessBps, acc.CapacityBps)
+		}
+		if f.MSSBytes != e.MSSBytes {
+			return nil, bad("flows of %v and %v bytes: the experiment has one packet size", e.MSSBytes, f.MSSBytes)
+		}
+		e.Flows = append(e.Flows, Flow{Algorithm: f.Algorithm, StartS: f.StartS, AccessDelayS: atLeast(acc.DelayS),
+			AccessBufferPkts: int(acc.BufferPkts)})
+	}
+	return e, nil
 }

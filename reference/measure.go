@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/tcpfluid/tcpfluid/response"
 )
 
 // Batches is the number of batch means of a response point's confidence interval.
@@ -209,30 +211,11 @@ func Jain(xs []float64) float64 {
 }
 
 // Spread is the mean of values over seeds with their sample standard deviation, minimum
-// and maximum.
-type Spread struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-	Min  float64 `json:"min"`
-	Max  float64 `json:"max"`
-	N    int     `json:"n"`
-}
+// and maximum (response.Spread, the same JSON).
+type Spread = response.Spread
 
 // SpreadOf summarises xs.
-func SpreadOf(xs []float64) Spread {
-	if len(xs) == 0 {
-		return Spread{}
-	}
-	s := Spread{Min: math.Inf(1), Max: math.Inf(-1), N: len(xs)}
-	s.Mean, s.SD = stat.MeanStdDev(xs, nil)
-	if len(xs) < 2 {
-		s.SD = 0
-	}
-	for _, x := range xs {
-		s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
-	}
-	return s
-}
+func SpreadOf(xs []float64) Spread { return response.SpreadOf(xs) }
 
 // FairnessSummary is a fairness experiment over several seeds: Jain's index and each
 // flow's fraction of the bottleneck, mean and spread.

@@ -48,12 +48,16 @@ type EngineStats struct {
 	CI95Pkts     float64            `json:"ci95_pkts,omitempty"`
 	GoodputBps   float64            `json:"goodput_bps,omitempty"`
 	LossEvents   int                `json:"loss_events,omitempty"`
-	// Converge: the fluid's recovery time from a loss at W = BDP back to the BDP, s.
-	RecoveryS *float64 `json:"recovery_s,omitempty"`
-	// Fairness.
-	Jain   float64   `json:"jain,omitempty"`
-	Shares []float64 `json:"shares,omitempty"`
-	WallS  float64   `json:"wall_s"`
+	// Converge: the fluid's recovery time from a loss at W = LossWindowPkts back to the
+	// BDP, s; the window at that loss, packets (the simulator's, when one ran).
+	RecoveryS      *float64 `json:"recovery_s,omitempty"`
+	LossWindowPkts float64  `json:"loss_window_pkts,omitempty"`
+	// Fairness: Jain's index and the flows' fractions of the bottleneck, means over the
+	// seeds, and their spread when there are several.
+	Jain      float64              `json:"jain,omitempty"`
+	Shares    []float64            `json:"shares,omitempty"`
+	OverSeeds *response.SeedSpread `json:"over_seeds,omitempty"`
+	WallS     float64              `json:"wall_s"`
 }
 
 // FluidResponse is tcpfluid's fluid engine at a response point: response.MeasurePoint
@@ -95,52 +99,55 @@ func PacketResponse(ctx context.Context, algo string, p, rttS, mssBytes float64,
 	return pkt, fluid, nil
 }
 
-// FluidConverge is tcpfluid's recovery time (response.Converge): from the window just
-// after a loss at W = BDP back to the BDP, on a link of bw bit/s with a 1-BDP buffer.
-func FluidConverge(ctx context.Context, algo string, bw, rttS, mssBytes float64, params map[string]float64) (*EngineStats, error) {
+// FluidConverge is tcpfluid's recovery time (response.Converge) in the fluid form form
+// (fluid.FormHybrid or fluid.FormHybridRecovery): from the window just after a loss at
+// lossWindowPkts (0: the BDP) back to the BDP, on a link of bw bit/s with a 1-BDP buffer.
+// The reference harness passes the simulator's own window at its first loss, so that
+// tcpfluid starts from the simulator's initial condition.
+func FluidConverge(ctx context.Context, algo, form string, bw, rttS, mssBytes, lossWindowPkts float64, params map[string]float64) (*EngineStats, error) {
 	t0 := time.Now()
+	bdp := bw * rttS / (8 * mssBytes)
+	lw := 1.0
+	if lossWindowPkts > 0 {
+		lw = lossWindowPkts / bdp
+	}
 	rep, err := response.Converge(ctx, response.ConvergeSettings{Algorithms: []string{algo}, BandwidthsBps: []float64{bw},
-		RTTS: rttS, MSSBytes: []float64{mssBytes}, Params: map[string]map[string]float64{algo: params}, Workers: 1})
+		RTTS: rttS, MSSBytes: []float64{mssBytes}, Params: map[string]map[string]float64{algo: params},
+		LossWindowBDP: lw, Form: form, Workers: 1})
 	if err != nil {
 		return nil, err
 	}
 	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: effectiveParams(algo, params), WallS: time.Since(t0).Seconds()}
 	if len(rep.Results) > 0 {
 		st.RecoveryS = rep.Results[0].RecoveryTimeS
+		st.LossWindowPkts = rep.Results[0].LossWindowPkts
 	}
 	return st, nil
 }
 
-// FluidFairness is tcpfluid's fairness run of the same mode on seed 000's dumbbell
-// (response.Fairness with the CLI's defaults: 3 flows 10 s apart, RTTs 50/75/100 ms,
-// against reno:4, 1000 s measured from 500 s).
-func FluidFairness(ctx context.Context, mode, algo string, e *Experiment, params map[string]float64, seed uint64) (*EngineStats, error) {
+// TcpfluidFairness is tcpfluid's run of the fairness experiment spec in one engine
+// (response.EngineFluid or response.EnginePacket) over seeds: FairnessSettings(spec) with
+// the tested flows running tf (a variant of spec.Algorithm, "cubic@linux") with params,
+// the friendliness mode's competitors against (its variant of Reno), and in the packet
+// engine the spec's jitter. Jain and Shares are the means over the seeds.
+func TcpfluidFairness(ctx context.Context, engine string, spec FairnessSpec, tf, against string, params map[string]float64, seeds []uint64) (*EngineStats, error) {
 	t0 := time.Now()
-	s := response.FairnessSettings{Mode: mode, Algorithms: []string{algo}, DurationS: e.DurationS, MeasureFromS: e.MeasureFromS,
-		Params: map[string]map[string]float64{algo: params}, Seed: seed, Workers: 1}
-	switch mode {
-	case "same":
-		s.Flows = len(e.Flows)
-		if len(e.Flows) > 1 {
-			s.StartGapS = e.Flows[1].StartS
-		}
-	case "rtt":
-		for i := range e.Flows {
-			s.RTTsS = append(s.RTTsS, e.RTTS(i))
-		}
-	case "friendliness":
-		s.Against, s.AgainstFlows = e.Flows[len(e.Flows)-1].Algorithm, len(e.Flows)-1
+	s := FairnessSettings(spec)
+	s.Algorithms, s.Params, s.Seeds, s.Engine, s.Workers = []string{tf}, map[string]map[string]float64{tf: params}, seeds, engine, 1
+	if s.Mode == response.ModeFriendliness && against != "" {
+		s.Against = against
+	}
+	if engine == response.EnginePacket {
+		s.JitterS = spec.JitterS
 	}
 	rep, err := response.Fairness(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	st := &EngineStats{Engine: "fluid", Form: rep.Form, Params: effectiveParams(algo, params), WallS: time.Since(t0).Seconds()}
+	st := &EngineStats{Engine: engine, Form: rep.Form, Params: effectiveParams(tf, params), WallS: time.Since(t0).Seconds()}
 	if len(rep.Results) > 0 {
-		st.Jain = rep.Results[0].Jain
-		for _, sh := range rep.Results[0].Shares {
-			st.Shares = append(st.Shares, sh.Fraction)
-		}
+		r := &rep.Results[0]
+		st.Jain, st.Shares, st.OverSeeds = r.JainMean(), r.ShareMeans(), r.OverSeeds
 	}
 	return st, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/internal/settings"
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/packet"
 )
 
 // Fairness modes.
@@ -36,10 +37,28 @@ type FairnessSettings struct {
 	AccessBps, AccessDelayS         float64 // default 200 Mb/s, 10 ms
 	BottleneckBps, BottleneckDelayS float64 // default 100 Mb/s, 100 ms
 	BufferBDP                       float64 // default 1
-	MSSBytes                        float64 // default 1460
-	LossP                           float64 // random loss on the bottleneck; default 0
-	DropRule                        model.DropRule
-	DurationS                       float64 // default 1000 s
+	MSSBytes                        float64 // payload per packet, bytes; default 1460
+	// HeaderBytes is the TCP/IP header every packet carries on the wire on top of its
+	// payload, bytes (model.Flow.HeaderBytes); default 0, the MSS is the whole packet.
+	// ns-2.35's TCP/Linux with timestamps sends 50 (40 + a 10-byte option): the shares
+	// are of payload, so a header takes 50/1510 = 3.3% of the bottleneck from every flow.
+	HeaderBytes float64
+	// SACK gives every sender selective acknowledgements (model.Scenario.SACK), as ns-2's
+	// TCP/Linux and ns-3's senders have; default off.
+	SACK     bool
+	LossP    float64 // random loss on the bottleneck; default 0
+	DropRule model.DropRule
+	// Engine runs the scenario in tcpfluid's fluid engine (EngineFluid, the default) or
+	// its packet engine (EnginePacket).
+	Engine string
+	// JitterS is the packet engine's sender jitter (packet.Settings.JitterS, ns-2's
+	// overhead_): each data packet waits a further U(0, JitterS) s; default 0. The fluid
+	// has none to set.
+	JitterS float64
+	// Seeds runs every algorithm once per seed and adds the mean and spread over them
+	// (FairnessResult.OverSeeds); default [Seed].
+	Seeds     []uint64
+	DurationS float64 // default 1000 s
 	// MeasureFromS starts the measurement of the run's Jain index and shares; default:
 	// half the duration (after convergence).
 	MeasureFromS float64
@@ -49,6 +68,12 @@ type FairnessSettings struct {
 	Seed    uint64
 	Workers int
 }
+
+// Engines of Fairness.
+const (
+	EngineFluid  = "fluid"  // package fluid, the hybrid form
+	EnginePacket = "packet" // package packet
+)
 
 // Share is one flow's part of the bottleneck over the measurement interval.
 type Share struct {
@@ -81,18 +106,32 @@ type FairnessResult struct {
 	AlgorithmShare *float64 `json:"algorithm_share,omitempty"`
 	Utilisation    float64  `json:"utilisation"`
 	LossEvents     int      `json:"loss_events"`
+	// Experiment is the scenario this result ran, as built (buffers in packets).
+	Experiment FairnessExperiment `json:"experiment"`
+	// OverSeeds is the mean and spread over FairnessSettings.Seeds when there are several;
+	// the fields above are the first seed's run.
+	OverSeeds *SeedSpread `json:"over_seeds,omitempty"`
+	// Reference is a simulator's measurement of the same experiment beside this one, when
+	// the caller has one (reference.CompareFairness fills it from the stored ns-2 set).
+	Reference *FairnessReference `json:"reference,omitempty"`
 
 	mode string // the run's mode, for the JSON (MarshalJSON)
 }
 
 // FairnessReport is the JSON of `tcpfluid fairness`.
 type FairnessReport struct {
-	Mode      string           `json:"mode"`
-	LossModel string           `json:"loss_model"`
-	DropRule  model.DropRule   `json:"drop_rule"`
-	Form      string           `json:"form"`
-	Engine    string           `json:"engine"`
-	Results   []FairnessResult `json:"results"`
+	Mode      string         `json:"mode"`
+	LossModel string         `json:"loss_model"`
+	DropRule  model.DropRule `json:"drop_rule"`
+	Form      string         `json:"form,omitempty"` // the fluid form; none for the packet engine
+	Engine    string         `json:"engine"`
+	// Seeds are the seeds run when there were several (FairnessSettings.Seeds); a
+	// single-seed report, as before there was a choice, names none.
+	Seeds   []uint64         `json:"seeds,omitempty"`
+	Results []FairnessResult `json:"results"`
+	// Notes say why a result has no Reference when a caller compared them
+	// (reference.CompareFairness).
+	Notes []string `json:"notes,omitempty"`
 }
 
 func (s *FairnessSettings) defaults() error {
@@ -173,37 +212,100 @@ func (s *FairnessSettings) defaults() error {
 	if err := settings.MSS(&s.MSSBytes); err != nil {
 		return err
 	}
+	if !(s.HeaderBytes >= 0) || math.IsInf(s.HeaderBytes, 0) {
+		return fmt.Errorf("%w: header %v bytes, want a finite value >= 0", model.ErrSettings, s.HeaderBytes)
+	}
+	switch s.Engine {
+	case "":
+		s.Engine = EngineFluid
+	case EngineFluid, EnginePacket:
+	default:
+		return fmt.Errorf("%w: engine %q, want %s or %s", model.ErrSettings, s.Engine, EngineFluid, EnginePacket)
+	}
+	if !(s.JitterS >= 0) || math.IsInf(s.JitterS, 0) {
+		return fmt.Errorf("%w: jitter %v s, want a finite value >= 0", model.ErrSettings, s.JitterS)
+	}
+	if s.JitterS > 0 && s.Engine != EnginePacket {
+		return fmt.Errorf("%w: jitter %v s with engine %s: only the packet engine sends packets to delay", model.ErrSettings, s.JitterS, s.Engine)
+	}
+	if len(s.Seeds) == 0 {
+		s.Seeds = []uint64{s.Seed}
+	}
 	return settings.Workers(&s.Workers)
 }
 
-// Fairness runs the chosen mode for every algorithm on the dumbbell.
+// Fairness runs the chosen mode for every algorithm on the dumbbell, once per seed.
 func Fairness(ctx context.Context, s FairnessSettings) (*FairnessReport, error) {
 	if err := s.defaults(); err != nil {
 		return nil, err
 	}
-	results := make([]FairnessResult, len(s.Algorithms))
-	var rule model.DropRule
-	err := settings.Parallel(ctx, s.Workers, len(s.Algorithms), func(ctx context.Context, i int) error {
-		sc, err := s.scenario(s.Algorithms[i])
+	scs := make([]*model.Scenario, len(s.Algorithms))
+	for i, algo := range s.Algorithms {
+		sc, err := s.scenario(algo)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		rule = sc.DropRule
-		res, err := fluid.Run(ctx, sc, fluid.Settings{Seed: s.Seed, SampleS: s.WindowS})
+		scs[i] = sc
+	}
+	ns := len(s.Seeds)
+	runs := make([]FairnessResult, len(s.Algorithms)*ns)
+	err := settings.Parallel(ctx, s.Workers, len(runs), func(ctx context.Context, j int) error {
+		i := j / ns
+		sc := scs[i].Clone()
+		res, err := s.run(ctx, sc, s.Seeds[j%ns])
 		if err != nil {
 			return fmt.Errorf("fairness of %s: %w", s.Algorithms[i], err)
 		}
-		results[i] = s.measure(sc, res)
+		runs[j] = s.measure(sc, res)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	results := make([]FairnessResult, len(s.Algorithms))
+	for i := range results {
+		results[i] = runs[i*ns]
+		results[i].Experiment = s.describe(scs[i])
+		if ns > 1 {
+			results[i].OverSeeds = spreadOver(s.Seeds, runs[i*ns:(i+1)*ns])
+		}
+	}
 	loss := "droptail"
 	if s.LossP > 0 {
 		loss = "droptail+random"
 	}
-	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: rule, Form: fluid.FormHybrid, Engine: "fluid", Results: results}, nil
+	form := fluid.FormHybrid
+	if s.Engine == EnginePacket {
+		form = ""
+	}
+	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: scs[0].DropRule, Form: form, Engine: s.Engine,
+		Seeds: s.severalSeeds(), Results: results}, nil
+}
+
+// severalSeeds is Seeds when there are several, else nil.
+func (s *FairnessSettings) severalSeeds() []uint64 {
+	if len(s.Seeds) < 2 {
+		return nil
+	}
+	return s.Seeds
+}
+
+// run runs one scenario in the settings' engine.
+func (s *FairnessSettings) run(ctx context.Context, sc *model.Scenario, seed uint64) (*model.Result, error) {
+	if s.Engine == EnginePacket {
+		return packet.Run(ctx, sc, packet.Settings{Seed: seed, SampleS: s.WindowS, JitterS: s.JitterS, SACK: s.SACK})
+	}
+	return fluid.Run(ctx, sc, fluid.Settings{Seed: seed, SampleS: s.WindowS, SACK: s.SACK})
+}
+
+// Scenario is the dumbbell Fairness runs for algo, validated (buffers resolved to
+// packets): what a simulator must run to be compared with it (reference.Fairness).
+func (s FairnessSettings) Scenario(algo string) (*model.Scenario, error) {
+	s.Algorithms = []string{algo}
+	if err := s.defaults(); err != nil {
+		return nil, err
+	}
+	return s.scenario(algo)
 }
 
 // scenario builds the dumbbell for one algorithm in the chosen mode.
@@ -212,6 +314,7 @@ func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
 		Name:      "fairness-" + s.Mode + "-" + algo,
 		DurationS: s.DurationS,
 		DropRule:  s.DropRule,
+		SACK:      s.SACK,
 		Links: []model.Link{
 			{Name: "bottleneck", CapacityBps: s.BottleneckBps, DelayS: s.BottleneckDelayS, BufferBDP: s.BufferBDP},
 			{Name: "access-out", CapacityBps: s.AccessBps, DelayS: s.AccessDelayS, BufferBDP: 1},
@@ -227,7 +330,7 @@ func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
 		sc.Links = append(sc.Links, model.Link{Name: access, CapacityBps: s.AccessBps, DelayS: accessDelay, BufferBDP: 1})
 		sc.Paths = append(sc.Paths, model.Path{Name: path, Links: []string{access, "bottleneck", "access-out"}})
 		sc.Flows = append(sc.Flows, model.Flow{Algorithm: algo, Params: s.Params[algo], Path: path,
-			StartS: start, MSSBytes: s.MSSBytes, WindowScaling: true})
+			StartS: start, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes, WindowScaling: true})
 	}
 	switch s.Mode {
 	case ModeSame:

@@ -10,7 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/reference"
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
@@ -185,8 +187,12 @@ func convergeCommand() *cli.Command {
 		Name:  "converge",
 		Usage: "time to fill a link and to recover after a loss",
 		Description: "fill_time_s: from W = 1 in congestion avoidance (no slow start) until W reaches " +
-			"the BDP; recovery_time_s: from the window just after a loss at W = BDP back to the BDP. " +
-			"Closed forms are shown where they exist (REFERENCE.md), with the relative difference. " +
+			"the BDP; recovery_time_s: from the window just after a loss at W = --loss-window (default " +
+			"the BDP; a simulator sees its first loss a round trip after slow start ends, above the BDP: " +
+			"ns-2's CUBIC at 1.0385bdp, BIC at 1.0909bdp) back to the BDP. --form hybrid-recovery holds " +
+			"the window for the recovery round trip, as a packet sender does. " +
+			"Closed forms are shown where they exist (REFERENCE.md), with the relative difference; the " +
+			"recovery's only for a loss at the BDP. " +
 			"A time is null (JSON, CSV) or - (table) when the window never reaches the BDP: a law that " +
 			"settles below it (Vegas), or a BDP beyond the largest receiver window (2^30 bytes).",
 		Flags: []cli.Flag{
@@ -195,6 +201,8 @@ func convergeCommand() *cli.Command {
 			durationFlag("rtt", "100ms", rttRange, "round-trip time"),
 			listFlag("mss", "1000B,1500B", sizeKind, mssRange, "packet sizes"),
 			boolFlag("slow-start", "add the fill time with slow start from the initial window"),
+			quantityFlag("loss-window", "1bdp", bdpKind, bound{lo: 0, hi: 2, loOpen: true}, "window at the recovery run's loss, in bandwidth-delay products of each link"),
+			enumFlag("form", fluid.FormHybrid, []string{fluid.FormHybrid, fluid.FormHybridRecovery}, "fluid form (hybrid-recovery: the window holds for the recovery round trip)"),
 			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(),
 		},
 		Action: convergeAction,
@@ -207,7 +215,8 @@ const maxRwndBytes = 1 << 30
 func convergeAction(c *cli.Context) error {
 	format := outputFormat(c)
 	s := response.ConvergeSettings{Algorithms: algosOf(c), SlowStart: c.Bool("slow-start"), Workers: intOf(c, "workers"),
-		BandwidthsBps: listOf(c, "bandwidth"), MSSBytes: listOf(c, "mss"), RTTS: quantity(c, "rtt"), Params: paramMap(c)}
+		BandwidthsBps: listOf(c, "bandwidth"), MSSBytes: listOf(c, "mss"), RTTS: quantity(c, "rtt"), Params: paramMap(c),
+		LossWindowBDP: quantity(c, "loss-window"), Form: enumOf(c, "form")}
 	algos := s.Algorithms
 	if len(algos) == 0 {
 		algos = response.ClassicAlgorithms
@@ -239,10 +248,10 @@ func convergeAction(c *cli.Context) error {
 	case formatJSON:
 		return writeJSON(w, rep)
 	case formatCSV:
-		cw := newCSV(w, "algorithm", "bandwidth_bps", "rtt_s", "mss_bytes", "bdp_pkts", "fill_time_s", "recovery_time_s", "fill_slow_start_s",
+		cw := newCSV(w, "algorithm", "bandwidth_bps", "rtt_s", "mss_bytes", "bdp_pkts", "loss_window_pkts", "fill_time_s", "recovery_time_s", "fill_slow_start_s",
 			"fill_closed_form_s", "recovery_closed_form_s", "fill_rel_diff", "recovery_rel_diff")
 		for _, r := range rep.Results {
-			cw.row(r.Algorithm, full(r.BandwidthBps), full(r.RTTS), full(r.MSSBytes), full(r.BDPPkts), fullPtr(r.FillTimeS), fullPtr(r.RecoveryTimeS),
+			cw.row(r.Algorithm, full(r.BandwidthBps), full(r.RTTS), full(r.MSSBytes), full(r.BDPPkts), full(r.LossWindowPkts), fullPtr(r.FillTimeS), fullPtr(r.RecoveryTimeS),
 				fullPtr(r.FillSlowStartS), fullPtr(r.FillClosedFormS), fullPtr(r.RecoveryClosedFormS), fullPtr(r.FillRelDiff), fullPtr(r.RecoveryRelDiff))
 		}
 		return cw.flush()
@@ -253,14 +262,15 @@ func convergeAction(c *cli.Context) error {
 		}
 		return cell("%+.2f%%", 100**p)
 	}
+	fmt.Fprintf(w, "converge: RTT %s, loss at %gbdp, %s fluid form\n", model.FormatDuration(s.RTTS), s.LossWindowBDP, rep.Form)
 	tw := newTable(w)
-	header := "algorithm\tlink\tMSS\tBDP (pkts)\tfill (s)\tclosed form\tdiff\trecovery (s)\tclosed form\tdiff"
+	header := "algorithm\tlink\tMSS\tBDP (pkts)\tloss at (pkts)\tfill (s)\tclosed form\tdiff\trecovery (s)\tclosed form\tdiff"
 	if s.SlowStart {
 		header += "\tfill with slow start (s)"
 	}
 	fmt.Fprintln(tw, header)
 	for _, r := range rep.Results {
-		fmt.Fprintf(tw, "%s\t%s\t%gB\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s", r.Algorithm, model.FormatRate(r.BandwidthBps), r.MSSBytes, r.BDPPkts,
+		fmt.Fprintf(tw, "%s\t%s\t%gB\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s", r.Algorithm, model.FormatRate(r.BandwidthBps), r.MSSBytes, r.BDPPkts, r.LossWindowPkts,
 			cellPtr("%.2f", r.FillTimeS), cellPtr("%.2f", r.FillClosedFormS), pct(r.FillRelDiff), cellPtr("%.2f", r.RecoveryTimeS),
 			cellPtr("%.2f", r.RecoveryClosedFormS), pct(r.RecoveryRelDiff))
 		if s.SlowStart {
@@ -316,6 +326,14 @@ func fairnessCommand() *cli.Command {
 				return f
 			}(),
 			seedFlag("seed of random draws"),
+			stringFlag("seeds", "", "run once per seed, `N` for 1..N or a comma list, and report the mean and spread (default: --seed alone)"),
+			sizeFlag("header", "0B", nonNegative, "TCP/IP header on the wire per packet on top of --mss (ns-2's TCP/Linux with timestamps: 50B)"),
+			boolFlag("sack", "senders with selective acknowledgements, as ns-2's TCP/Linux and ns-3's"),
+			enumFlag("engine", response.EngineFluid, []string{response.EngineFluid, response.EnginePacket}, "tcpfluid engine"),
+			durationFlag("jitter", "0s", nonNegative, "packet engine: each data packet waits a further uniform random time up to this (ns-2's overhead_; the reference set's 240us)"),
+			boolFlag("compare-ns2", "set each result beside the stored ns-2 run of the same experiment (testdata/reference/ns2/fairness-MODE-ALGO.json, "+
+				"embedded): Jain's index and shares over its seeds, the differences of the means and a verdict against the 0.05 target; "+
+				"the stored experiment is --mss 1460B --header 50B --sack with the default links and flows"),
 			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(),
 			maxSamplesFlag(), maxRoundsFlag(),
 		},
@@ -331,6 +349,17 @@ func fairnessAction(c *cli.Context) error {
 		StartGapS: quantity(c, "start-gap"), BottleneckBps: quantity(c, "bottleneck"), BottleneckDelayS: quantity(c, "bottleneck-delay"),
 		AccessBps: quantity(c, "access"), AccessDelayS: quantity(c, "access-delay"), BufferBDP: quantity(c, "buffer"),
 		LossP: quantity(c, "p"), DurationS: quantity(c, "duration"), RTTsS: listOf(c, "rtts"), Params: paramMap(c),
+		HeaderBytes: quantity(c, "header"), SACK: c.Bool("sack"), Engine: enumOf(c, "engine"), JitterS: quantity(c, "jitter"),
+	}
+	if s.JitterS > 0 && s.Engine != response.EnginePacket {
+		return flagErr(c, "jitter", "only --engine %s sends packets to delay (this is --engine %s)", response.EnginePacket, s.Engine)
+	}
+	if c.IsSet("seeds") {
+		seeds, err := parseSeeds(c.String("seeds"))
+		if err != nil {
+			return err
+		}
+		s.Seeds = seeds
 	}
 	for _, fm := range [][2]string{{"flows", response.ModeSame}, {"start-gap", response.ModeSame}, {"rtts", response.ModeRTT}, {"against", response.ModeFriendliness}} {
 		if c.IsSet(fm[0]) && s.Mode != fm[1] {
@@ -401,6 +430,13 @@ func fairnessAction(c *cli.Context) error {
 		return settingsError(err)
 	}
 	w := c.App.Writer
+	if c.Bool("compare-ns2") {
+		stored, err := reference.Stored()
+		if err != nil {
+			return err
+		}
+		rep.Notes = reference.CompareFairness(rep, stored)
+	}
 	switch format {
 	case formatJSON:
 		return writeJSON(w, rep)
@@ -415,7 +451,15 @@ func fairnessAction(c *cli.Context) error {
 		}
 		return cw.flush()
 	}
-	fmt.Fprintf(w, "fairness, mode %s, %s loss, drop rule %s, %s fluid form\n", rep.Mode, rep.LossModel, rep.DropRule, rep.Form)
+	engine := rep.Form + " fluid form"
+	if rep.Engine == response.EnginePacket {
+		engine = "packet engine"
+	}
+	fmt.Fprintf(w, "fairness, mode %s, %s loss, drop rule %s, %s", rep.Mode, rep.LossModel, rep.DropRule, engine)
+	if len(rep.Seeds) > 1 {
+		fmt.Fprintf(w, ", means over seeds %v", rep.Seeds)
+	}
+	fmt.Fprintln(w)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "algorithm\tflows\tJain\tmin Jain (windows)\tutilisation\tshares (flow: algo, RTT, throughput)\textra")
 	for _, r := range rep.Results {
@@ -429,10 +473,43 @@ func fairnessAction(c *cli.Context) error {
 		for _, sh := range r.Shares {
 			shares = append(shares, fmt.Sprintf("%d: %s %s %s", sh.Flow, sh.Algorithm, model.FormatDuration(sh.RTTS), model.FormatRate(sh.ThroughputBps)))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s%%\t%s\t%s\n", r.Algorithm, r.Flows, cell("%.4f", r.Jain), cell("%.4f", minJ), cell("%.1f", 100*r.Utilisation),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s%%\t%s\t%s\n", r.Algorithm, r.Flows, cell("%.4f", r.JainMean()), cell("%.4f", minJ), cell("%.1f", 100*r.Utilisation),
 			strings.Join(shares, "; "), fairnessExtra(rep.Mode, r, "share"))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeFairnessReferences(w, rep)
+}
+
+// writeFairnessReferences prints, under a fairness table, each result's stored simulator
+// run beside it (--compare-ns2): Jain's index and shares, the differences and the verdict.
+func writeFairnessReferences(w io.Writer, rep *response.FairnessReport) error {
+	tw := newTable(w)
+	header := false
+	for _, r := range rep.Results {
+		ref := r.Reference
+		if ref == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(tw, "\nalgorithm\tns-2 run\tns-2 Jain (seeds)\tJain − ns-2\tshares − ns-2\tverdict (±tolerance)\tnot the same")
+			header = true
+		}
+		var diffs []string
+		for _, d := range ref.ShareDiffs {
+			diffs = append(diffs, fmt.Sprintf("%+.3f", d))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f (%d)\t%+.3f\t%s\t%s (±%g)\t%s\n", r.Algorithm, ref.Source, ref.Jain.Mean, ref.Jain.SD, ref.Jain.N,
+			ref.JainDiff, strings.Join(diffs, " / "), ref.Verdict, ref.Tolerance, strings.Join(ref.Differences, "; "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintln(w, "note: "+n)
+	}
+	return nil
 }
 
 // fairnessExtra is the mode's own figure for a table: the RTT exponent, "-" when it is

@@ -11,8 +11,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/reference"
+	"github.com/tcpfluid/tcpfluid/response"
 )
 
 func referenceCommand() *cli.Command {
@@ -148,6 +150,9 @@ func referenceAction(c *cli.Context) error {
 	type job struct {
 		row  *reference.Row
 		exps []*reference.Experiment // one per seed
+		// fair is the fairness experiment's spec (its first seed): tcpfluid runs its
+		// settings over every seed.
+		fair *reference.FairnessSpec
 	}
 	var jobs []job
 	switch kind {
@@ -173,7 +178,7 @@ func referenceAction(c *cli.Context) error {
 					exps = append(exps, e)
 				}
 				row.Experiment = exps[0].Name
-				jobs = append(jobs, job{row, exps})
+				jobs = append(jobs, job{row: row, exps: exps})
 			}
 		}
 	case reference.KindConverge:
@@ -193,7 +198,7 @@ func referenceAction(c *cli.Context) error {
 					exps = append(exps, e)
 				}
 				row.Experiment = exps[0].Name
-				jobs = append(jobs, job{row, exps})
+				jobs = append(jobs, job{row: row, exps: exps})
 			}
 		}
 	case reference.KindFairness:
@@ -202,16 +207,18 @@ func referenceAction(c *cli.Context) error {
 		for _, a := range algos {
 			row := &reference.Row{Algorithm: a, Mode: enumOf(c, "mode"), Quantity: "jain"}
 			var exps []*reference.Experiment
+			spec := reference.FairnessSpec{Mode: enumOf(c, "mode"), Algorithm: a, JitterS: jitter, DurationS: dur, Params: ca}
 			for _, seed := range seeds {
-				e, err := reference.Fairness(reference.FairnessSpec{Mode: enumOf(c, "mode"), Algorithm: a, Seed: seed,
-					JitterS: jitter, DurationS: dur, Params: ca})
+				spec.Seed = seed
+				e, err := reference.Fairness(spec)
 				if err != nil {
 					return fmt.Errorf("%w: %w", errUsage, err)
 				}
 				exps = append(exps, e)
 			}
+			spec.Seed = seeds[0]
 			row.Experiment = exps[0].Name
-			jobs = append(jobs, job{row, exps})
+			jobs = append(jobs, job{row: row, exps: exps, fair: &spec})
 		}
 	}
 	rep.MSSBytes = mss
@@ -254,14 +261,6 @@ func referenceAction(c *cli.Context) error {
 	}
 	for _, j := range jobs {
 		row := j.row
-		tf, params := tcpfluidLaw(set, row.Algorithm, ca)
-		if _, err := model.New(row.Algorithm); err == nil {
-			if err := runTcpfluid(c, row, j.exps[0], engines, tf, params, rtt, mss, seeds[0]); err != nil {
-				return err
-			}
-		} else if len(engines) > 0 {
-			row.Notes = append(row.Notes, fmt.Sprintf("tcpfluid has no %s law: simulators only", row.Algorithm))
-		}
 		for _, sim := range sims {
 			for _, e := range j.exps {
 				m, err := runner.Run(c.Context, sim, e)
@@ -281,6 +280,16 @@ func referenceAction(c *cli.Context) error {
 		}
 		row.NS2Fairness = reference.SummarizeFairness(row.NS2)
 		row.NS3Fairness = reference.SummarizeFairness(row.NS3)
+		// tcpfluid runs after the simulators: its converge run starts from their window at
+		// the first loss.
+		tf, params := tcpfluidLaw(set, row.Algorithm, ca)
+		if _, err := model.New(row.Algorithm); err == nil {
+			if err := runTcpfluid(c, row, j.exps[0], j.fair, engines, set, tf, params, rtt, mss, seeds); err != nil {
+				return err
+			}
+		} else if len(engines) > 0 {
+			row.Notes = append(row.Notes, fmt.Sprintf("tcpfluid has no %s law: simulators only", row.Algorithm))
+		}
 		row.RelErr = relErrors(row)
 		rep.Rows = append(rep.Rows, *row)
 	}
@@ -304,7 +313,9 @@ func tcpfluidLaw(set, algo string, ca map[string]map[string]int) (string, map[st
 	return tf, nil
 }
 
-func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, engines map[string]bool, tf string, params map[string]float64, rtt, mss float64, seed uint64) error {
+func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fair *reference.FairnessSpec, engines map[string]bool, set, tf string,
+	params map[string]float64, rtt, mss float64, seeds []uint64) error {
+	seed := seeds[0]
 	var err error
 	switch e.Kind {
 	case reference.KindResponse:
@@ -320,14 +331,43 @@ func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, en
 		}
 	case reference.KindConverge:
 		if engines["fluid"] {
-			if row.Fluid, err = reference.FluidConverge(c.Context, tf, row.Bandwidth, rtt, mss, params); err != nil {
+			lw, from := row.LossWindow()
+			if lw > 0 {
+				row.Notes = append(row.Notes, fmt.Sprintf("tcpfluid loses at %s's window at its first loss, %.0f packets (BDP %.0f)", from, lw, e.WatchPkts))
+			} else {
+				row.Notes = append(row.Notes, fmt.Sprintf("no simulator loss window: tcpfluid loses at the BDP, %.0f packets", e.WatchPkts))
+			}
+			if row.Fluid, err = reference.FluidConverge(c.Context, tf, fluid.FormHybrid, row.Bandwidth, rtt, mss, lw, params); err != nil {
+				return settingsError(err)
+			}
+			if row.FluidRecovery, err = reference.FluidConverge(c.Context, tf, fluid.FormHybridRecovery, row.Bandwidth, rtt, mss, lw, params); err != nil {
 				return settingsError(err)
 			}
 		}
 	case reference.KindFairness:
-		if engines["fluid"] {
-			if row.Fluid, err = reference.FluidFairness(c.Context, row.Mode, tf, e, params, seed); err != nil {
+		// The competitors of the friendliness mode run tcpfluid's Reno of the same set.
+		against := reference.TcpfluidAlgorithm(set, "reno")
+		for _, en := range []string{response.EngineFluid, response.EnginePacket} {
+			if !engines[en] {
+				continue
+			}
+			st, err := reference.TcpfluidFairness(c.Context, en, *fair, tf, against, params, seeds)
+			if err != nil {
 				return settingsError(err)
+			}
+			if en == response.EngineFluid {
+				row.Fluid = st
+			} else {
+				row.Packet = st
+			}
+			for _, sim := range []struct {
+				name string
+				sum  *reference.FairnessSummary
+			}{{"ns-2", row.NS2Fairness}, {"ns-3", row.NS3Fairness}} {
+				if dj, ds, v, ok := reference.CompareSummary(st, sim.sum); ok {
+					row.Notes = append(row.Notes, fmt.Sprintf("%s vs %s: Jain %+.3f, largest share difference %.3f: %s %g",
+						en, sim.name, dj, ds, v, reference.FairnessTolerance))
+				}
 			}
 		}
 	}
@@ -473,7 +513,7 @@ func writeReferenceTable(w io.Writer, rep *reference.Report) error {
 	fmt.Fprintf(w, "reference %s: simulators %s, tcpfluid constants %q, MSS %g bytes, seeds %v\n", rep.Kind,
 		strings.Join(rep.Simulators, ", "), rep.TcpfluidParams, rep.MSSBytes, rep.Seeds)
 	tw := newTable(w)
-	fmt.Fprintln(tw, "algorithm\tpoint\tquantity\tfluid\tpacket\tns-2\tns-3\tfluid/ns2\tpacket/ns2\tfluid/ns3\tns3/ns2\twall fluid\tpacket\tns-2\tns-3")
+	fmt.Fprintln(tw, "algorithm\tpoint\tquantity\tfluid\tfluid rec.\tpacket\tns-2\tns-3\tfluid/ns2\trec./ns2\tpacket/ns2\tfluid/ns3\trec./ns3\tns3/ns2\twall fluid\tpacket\tns-2\tns-3")
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
 		point := ""
@@ -486,10 +526,11 @@ func writeReferenceTable(w io.Writer, rep *reference.Report) error {
 			point = r.Mode
 		}
 		fv, fok := engineValue(r, r.Fluid)
+		rv, rok := engineValue(r, r.FluidRecovery)
 		pv, pok := engineValue(r, r.Packet)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, point, r.Quantity,
-			fmtOpt(fv, fok, "%.4g"), fmtOpt(pv, pok, "%.4g"), simCell(r, r.NS2, r.NS2Fairness), simCell(r, r.NS3, r.NS3Fairness),
-			relStr(r, "fluid/ns2"), relStr(r, "packet/ns2"), relStr(r, "fluid/ns3"), relStr(r, "ns3/ns2"),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Algorithm, point, r.Quantity,
+			fmtOpt(fv, fok, "%.4g"), fmtOpt(rv, rok, "%.4g"), fmtOpt(pv, pok, "%.4g"), simCell(r, r.NS2, r.NS2Fairness), simCell(r, r.NS3, r.NS3Fairness),
+			relStr(r, "fluid/ns2"), relStr(r, "fluid_recovery/ns2"), relStr(r, "packet/ns2"), relStr(r, "fluid/ns3"), relStr(r, "fluid_recovery/ns3"), relStr(r, "ns3/ns2"),
 			engWall(r.Fluid), engWall(r.Packet), wall(r.NS2), wall(r.NS3))
 	}
 	if err := tw.Flush(); err != nil {
@@ -534,7 +575,7 @@ func detail(m *reference.Measurement) string {
 }
 
 func writeReferenceCSV(w io.Writer, rep *reference.Report) error {
-	fmt.Fprintln(w, "algorithm,p,bandwidth_bps,mode,quantity,fluid,packet,ns2,ns3,fluid_vs_ns2,packet_vs_ns2,fluid_vs_ns3,ns3_vs_ns2,fluid_wall_s,packet_wall_s,ns2_wall_s,ns3_wall_s")
+	fmt.Fprintln(w, "algorithm,p,bandwidth_bps,mode,quantity,fluid,packet,ns2,ns3,fluid_vs_ns2,packet_vs_ns2,fluid_vs_ns3,ns3_vs_ns2,fluid_wall_s,packet_wall_s,ns2_wall_s,ns3_wall_s,fluid_recovery,fluid_recovery_vs_ns2,fluid_recovery_vs_ns3")
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
 		cell := func(v float64, ok bool) string {
@@ -567,9 +608,11 @@ func writeReferenceCSV(w io.Writer, rep *reference.Report) error {
 			}
 			return num(st.WallS)
 		}
-		fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r.Algorithm, cell(r.P, r.P > 0), cell(r.Bandwidth, r.Bandwidth > 0),
+		rv, rok := engineValue(r, r.FluidRecovery)
+		fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r.Algorithm, cell(r.P, r.P > 0), cell(r.Bandwidth, r.Bandwidth > 0),
 			r.Mode, r.Quantity, cell(fv, fok), cell(pv, pok), cell(n2, ok2), cell(n3, ok3),
-			rel("fluid/ns2"), rel("packet/ns2"), rel("fluid/ns3"), rel("ns3/ns2"), ew(r.Fluid), ew(r.Packet), ws(r.NS2), ws(r.NS3))
+			rel("fluid/ns2"), rel("packet/ns2"), rel("fluid/ns3"), rel("ns3/ns2"), ew(r.Fluid), ew(r.Packet), ws(r.NS2), ws(r.NS3),
+			cell(rv, rok), rel("fluid_recovery/ns2"), rel("fluid_recovery/ns3"))
 	}
 	return nil
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/response"
+)
+
+// fairness --compare-ns2 sets the stored ns-2 run beside each result of the same
+// experiment, in the JSON and under the table, with its verdict; an algorithm without a
+// stored run is a note, not an error.
+func TestCLIFairnessCompareNS2(t *testing.T) {
+	args := []string{"fairness", "--mode", "rtt", "--algo", "reno,scalable", "--header", "50B", "--sack", "--compare-ns2"}
+	out, err := runCLI(t, append(args, "--format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep response.FairnessReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	ref := rep.Results[0].Reference
+	if ref == nil || ref.Source != "testdata/reference/ns2/fairness-rtt-reno.json" || ref.Jain.N != 3 || len(ref.ShareDiffs) != 3 ||
+		ref.Verdict == "" || ref.Tolerance != 0.05 {
+		t.Fatalf("reno's reference %+v", ref)
+	}
+	if rep.Results[1].Reference != nil || len(rep.Notes) != 1 || !strings.HasPrefix(rep.Notes[0], "scalable: no stored ns-2 run of --mode rtt scalable") {
+		t.Errorf("scalable: reference %+v, notes %q", rep.Results[1].Reference, rep.Notes)
+	}
+	if x := rep.Results[0].Experiment; x.HeaderBytes != 50 || !x.SACK || x.BottleneckBufferPkts != 857 {
+		t.Errorf("experiment %+v", x)
+	}
+	out, code, _ := runStatus(t, append(args, "--format", "table")...)
+	if code != 0 || !strings.Contains(out, "fairness-rtt-reno.json") || !strings.Contains(out, ref.Verdict+" (±0.05)") ||
+		!strings.Contains(out, "note: scalable: no stored ns-2 run of --mode rtt scalable") {
+		t.Errorf("table (exit %d):\n%s", code, out)
+	}
+}
+
+// --jitter delays packets: the fluid engine has none and refuses it; --seeds runs every
+// seed and reports them.
+func TestCLIFairnessEngineFlags(t *testing.T) {
+	if _, code, errOut := runStatus(t, "fairness", "--jitter", "1ms"); code != 2 || !strings.Contains(errOut, "--jitter 1ms: only --engine packet") {
+		t.Errorf("--jitter with the fluid: exit %d, %q", code, errOut)
+	}
+	out, err := runCLI(t, "fairness", "--seeds", "2", "--p", "1e-4", "--duration", "100s", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep response.FairnessReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Seeds) != 2 || rep.Results[0].OverSeeds == nil || rep.Results[0].OverSeeds.Jain.N != 2 {
+		t.Errorf("--seeds 2: seeds %v, over seeds %+v", rep.Seeds, rep.Results[0].OverSeeds)
+	}
+}

@@ -1,0 +1,72 @@
+package reference
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/response"
+)
+
+// fairnessGaps are the stored ns-2 fairness experiments where tcpfluid's fluid (the
+// simulator's experiment: 50-byte headers, SACK, the linux variants against linux Reno) is
+// not within FairnessTolerance of ns-2's means over seeds 1–3. Asserted both ways: an
+// experiment that comes within fails until it is removed here.
+var fairnessGaps = map[string]string{
+	// Shares within 0.03 of a third in the fluid (synchronized drop tail); ns-2's differ by
+	// seed (sd 0.025–0.053 per share) and its 3-seed means by up to 0.06 from a third.
+	"same reno": "ns-2's spread over seeds", "same compound": "ns-2's spread over seeds",
+	// The fluid's RTT unfairness is steeper than ns-2's (shares of the 50 ms flow 0.46–0.60,
+	// ns-2 0.28–0.48): not yet diagnosed (drop rule or law).
+	"rtt highspeed": "RTT unfairness", "rtt htcp": "RTT unfairness", "rtt compound": "RTT unfairness",
+	// ns-2's CUBIC takes 0.86 of the bottleneck from 4 Reno flows, the fluid's 0.92; ns-2's
+	// Compound 0.29 (its delay window), the fluid's a Reno-like 0.19.
+	"friendliness cubic": "friendliness", "friendliness compound": "friendliness",
+}
+
+// TestFairnessAgainstStored runs tcpfluid's fluid on each stored ns-2 fairness experiment
+// as `tcpfluid reference --experiment fairness` does (TcpfluidFairness), checks that it is
+// the same experiment (CompareFairness's topology) and gives the verdict against ns-2.
+func TestFairnessAgainstStored(t *testing.T) {
+	stored, err := Stored()
+	if err != nil {
+		t.Fatal(err)
+	}
+	within := 0
+	for _, st := range stored {
+		key := st.Mode + " " + st.Algorithm
+		spec := FairnessSpec{Mode: st.Mode, Algorithm: st.Algorithm, JitterS: st.Spec.JitterS}
+		e, err := Fairness(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.BufferPkts != st.Spec.BufferPkts || len(e.Flows) != len(st.Spec.Flows) || e.HeaderBytes != st.Spec.HeaderBytes {
+			t.Errorf("%s: experiment %d-packet buffer, %d flows, %g-byte header; ns-2 ran %d, %d, %g", key, e.BufferPkts, len(e.Flows),
+				e.HeaderBytes, st.Spec.BufferPkts, len(st.Spec.Flows), st.Spec.HeaderBytes)
+		}
+		tf, against := TcpfluidAlgorithm(SetLinux, st.Algorithm), TcpfluidAlgorithm(SetLinux, "reno")
+		fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, spec, tf, against, nil, []uint64{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dj, ds, verdict, ok := CompareSummary(fl, &FairnessSummary{Seeds: st.Seeds, Jain: st.Jain, Shares: st.Shares})
+		if !ok {
+			t.Fatalf("%s: %d fluid shares, ns-2 %d", key, len(fl.Shares), len(st.Shares))
+		}
+		t.Logf("%-22s fluid Jain %.3f, ns-2 %.3f ± %.3f: %+.3f, largest share difference %.3f: %s", key, fl.Jain, st.Jain.Mean, st.Jain.SD, dj, ds, verdict)
+		gap, known := fairnessGaps[key]
+		switch {
+		case verdict == "within" && known:
+			t.Errorf("%s: Jain %+.3f, shares within %.3f of ns-2: the known gap (%s) closed; remove it from fairnessGaps", key, dj, ds, gap)
+		case verdict != "within" && !known:
+			t.Errorf("%s: Jain %+.3f, largest share difference %.3f from ns-2, want both within %g", key, dj, ds, FairnessTolerance)
+		case verdict == "within":
+			within++
+		}
+		if want := math.Abs(dj) <= FairnessTolerance && ds <= FairnessTolerance; want != (verdict == "within") {
+			t.Errorf("%s: verdict %s for Jain %+.3f, share %.3f", key, verdict, dj, ds)
+		}
+	}
+	if len(stored) != 15 || within != 15-len(fairnessGaps) {
+		t.Errorf("%d stored experiments, %d within: want 15 and %d", len(stored), within, 15-len(fairnessGaps))
+	}
+}
