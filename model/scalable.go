@@ -123,9 +123,10 @@ type scalableRule struct {
 
 func (*scalableRule) Start(Observation) {}
 
-// counted is the window the ACK counter is compared with under whole-packet counting.
-func (r *scalableRule) counted(w float64) float64 {
-	if r.event {
+// countedWindow is the window a whole-packet ACK counter is compared with: ⌊W⌋ in the event
+// face, W − ½ in the fluid face (at least one packet).
+func countedWindow(w float64, event bool) float64 {
+	if event {
 		return math.Max(wholePackets(w), 1)
 	}
 	return math.Max(w-0.5, 1)
@@ -141,7 +142,7 @@ func (r *scalableRule) PerRTT(w float64, _ Observation) float64 {
 	}
 	n := w
 	if p.whole != 0 {
-		n = r.counted(w)
+		n = countedWindow(w, r.event)
 	}
 	return w / p.acksPerPacket(n)
 }

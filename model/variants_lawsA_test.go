@@ -14,8 +14,9 @@ import (
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
-// The implementation variants of Scalable and Vegas (linux: the Linux 2.6.2x module ns-2.35
-// TCP/Linux runs; ns3: ns-3.37's class) against the simulators' stored response points
+// The implementation variants of Scalable, Vegas, HighSpeed and Compound (linux: the Linux
+// 2.6.2x module ns-2.35 TCP/Linux runs; ns3: ns-3.37's class) against the simulators' stored
+// response points
 // (testdata/reference, docs/simulators.md): the variant's fluid mean window within the
 // goal docs/simulators.md sets ("What tcpfluid must change" 1 and 2: 10% of ns-2 at
 // p = 1e-2 and 5% at p ≤ 1e-3, 10% of ns-3) plus the two measurements' own 95% CIs
@@ -23,10 +24,15 @@ import (
 // recovery round trip as both simulators' senders do; the hybrid form grows through it,
 // which with Scalable's cycles of a few round trips alone is 10–20% of the growth.
 //
-// Left out, because they miss the goal today (see the report in docs/simulators.md's
-// tables): scalable@linux at every p (+14%, +16%, +27% with ns-2's restart from W/2 after
-// each recovery, RecoveryLinuxMinCwnd, not yet in the engines) and scalable@ns3 at 1e-3
-// against ns-2 (ns-2 is not its reference).
+// Left out, because they miss it today (see the report of this change):
+//   - scalable@linux at 1e-4: +23% (ns-2 restarts from W/2 after each recovery,
+//     RecoveryLinuxMinCwnd, which the engines do not run yet; cycles are 7 RTTs at every
+//     p, so the restart costs most where the CI is tightest relative to the gap).
+//   - compound@linux at 1e-3: −13%, with the integer delay increment of
+//     tcp_compound_cong_avoid; the paper's α·W^k − 1 was +15%.
+//
+// The sources' tolerance is wide for scalable@ns3 at 1e-3 (ns-3's CI is ±16% with 300
+// loss events), which makes that point a weak check.
 func TestVariantsAgainstSimulators(t *testing.T) {
 	cases := []struct {
 		algo, sim, p string
@@ -39,6 +45,15 @@ func TestVariantsAgainstSimulators(t *testing.T) {
 		{"vegas@linux", "ns2", "1e-4", 0.05},
 		{"vegas@ns3", "ns3", "1e-2", 0.10},
 		{"vegas@ns3", "ns3", "1e-3", 0.10},
+		{"highspeed@linux", "ns2", "1e-2", 0.10},
+		{"highspeed@linux", "ns2", "1e-3", 0.05},
+		{"highspeed@linux", "ns2", "1e-4", 0.05},
+		{"highspeed@ns3", "ns3", "1e-2", 0.10},
+		{"highspeed@ns3", "ns3", "1e-3", 0.10},
+		{"compound@linux", "ns2", "1e-2", 0.10},
+		{"compound@linux", "ns2", "1e-4", 0.05},
+		{"scalable@linux", "ns2", "1e-2", 0.10},
+		{"scalable@linux", "ns2", "1e-3", 0.05},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s/p%s", c.algo, c.sim, c.p), func(t *testing.T) {
@@ -129,12 +144,14 @@ func countedFluidMeanCwnd(t *testing.T, algo string, p float64) (mean, ci float6
 	return mean, t975 * math.Sqrt(math.Max(s2/batches-bm*bm, 0)*batches/(batches-1)/batches)
 }
 
-// TestScalableVariantCounting: the packet counting of each implementation, in the event
-// face. Linux tcp_scalable_cong_avoid adds a packet once its counter exceeds min(cwnd, 50)
+// TestWholePacketVariants: the packet counting of each implementation, in the event face.
+// Linux tcp_scalable_cong_avoid adds a packet once its counter exceeds min(cwnd, 50)
 // (⌊W⌋ + 1 ACKs below 50 packets, 51 above) and tcp_scalable_ssthresh leaves
 // cwnd − cwnd>>3; ns-3.37 TcpScalable adds one per min(cwnd, 50) ACKs and GetSsThresh
-// leaves ⌊7/8 · packets in flight⌋, the window less pipe_deficit 2.
-func TestScalableVariantCounting(t *testing.T) {
+// leaves ⌊7/8 · packets in flight⌋, the window less pipe_deficit 2. HighSpeed counts a
+// (Appendix B) per ACK against cwnd in both; Linux's hstcp_ssthresh removes
+// (cwnd·md) >> 8, ns-3's GetSsThresh leaves ⌊(1 − b)·pipe⌋.
+func TestWholePacketVariants(t *testing.T) {
 	cases := []struct {
 		algo       string
 		cwnd       float64 // packets, whole
@@ -220,6 +237,36 @@ func TestVegasVariantSteps(t *testing.T) {
 			e.OnLoss(o)
 			if w := e.Cwnd(); w != c.loss2 {
 				t.Errorf("second loss: window %v, want %v", w, c.loss2)
+			}
+		})
+	}
+}
+
+// TestCompoundLinuxIncrement: tcp_compound_cong_avoid grows dwnd once per RTT by
+// (qroot(W³) >> 3) − 1 whole packets when that is positive; the paper by α·W^k − 1.
+func TestCompoundLinuxIncrement(t *testing.T) {
+	const rtt = 0.1 // s
+	cases := []struct {
+		algo string
+		cwnd float64 // packets
+		step float64 // delay window growth at the decision, packets
+	}{
+		{"compound", 60, 60.0/8*math.Pow(60, -0.25) - 1}, // α·W^k − 1 = 1.69
+		{"compound@linux", 39, 0},                        // ⌊39^0.75⌋ = 15, >> 3 = 1
+		{"compound@linux", 60, 1},                        // 21 >> 3 = 2
+		{"compound@linux", 70, 2},                        // 24 >> 3 = 3
+		{"compound@linux", 102, 3},                       // 32 >> 3 = 4
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/W%g", c.algo, c.cwnd), func(t *testing.T) {
+			a, err := model.New(c.algo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := a.NewEvent(model.FlowConfig{InitialCwnd: c.cwnd, InitialSsthresh: c.cwnd, MSSBytes: 1460})
+			e.OnAck(1, model.Observation{RTT: rtt, BaseRTT: rtt})
+			if got := e.Cwnd() - c.cwnd - 1/c.cwnd; math.Abs(got-c.step) > 1e-9 {
+				t.Errorf("window %v: delay step %v packets, want %v", c.cwnd, got, c.step)
 			}
 		})
 	}
