@@ -21,8 +21,9 @@ import (
 // goal docs/simulators.md sets ("What tcpfluid must change" 1 and 2: 10% of ns-2 at
 // p = 1e-2 and 5% at p ≤ 1e-3, 10% of ns-3) plus the two measurements' own 95% CIs
 // combined. The fluid runs in its hybrid-recovery form, which holds the window through the
-// recovery round trip as both simulators' senders do; the hybrid form grows through it,
-// which with Scalable's cycles of a few round trips alone is 10–20% of the growth.
+// recovery round trip as both simulators' senders do, and in the hybrid form (tcpfluid
+// reference's "fluid"), which grows through it: with Scalable's cycles of 7 round trips
+// that alone is 10–20% of the growth, so scalable@linux is held to the first form only.
 //
 // Left out, because they miss it today (see the report of this change):
 //   - scalable@linux at 1e-4: +23% (ns-2 restarts from W/2 after each recovery,
@@ -37,40 +38,47 @@ func TestVariantsAgainstSimulators(t *testing.T) {
 	cases := []struct {
 		algo, sim, p string
 		goal         float64 // relative, docs/simulators.md "What tcpfluid must change"
+		hybrid       bool    // the hybrid form meets the goal too
 	}{
-		{"scalable@ns3", "ns3", "1e-2", 0.10},
-		{"scalable@ns3", "ns3", "1e-3", 0.10},
-		{"vegas@linux", "ns2", "1e-2", 0.10},
-		{"vegas@linux", "ns2", "1e-3", 0.05},
-		{"vegas@linux", "ns2", "1e-4", 0.05},
-		{"vegas@ns3", "ns3", "1e-2", 0.10},
-		{"vegas@ns3", "ns3", "1e-3", 0.10},
-		{"highspeed@linux", "ns2", "1e-2", 0.10},
-		{"highspeed@linux", "ns2", "1e-3", 0.05},
-		{"highspeed@linux", "ns2", "1e-4", 0.05},
-		{"highspeed@ns3", "ns3", "1e-2", 0.10},
-		{"highspeed@ns3", "ns3", "1e-3", 0.10},
-		{"compound@linux", "ns2", "1e-2", 0.10},
-		{"compound@linux", "ns2", "1e-4", 0.05},
-		{"scalable@linux", "ns2", "1e-2", 0.10},
-		{"scalable@linux", "ns2", "1e-3", 0.05},
+		{"scalable@ns3", "ns3", "1e-2", 0.10, true},
+		{"scalable@ns3", "ns3", "1e-3", 0.10, true},
+		{"vegas@linux", "ns2", "1e-2", 0.10, true},
+		{"vegas@linux", "ns2", "1e-3", 0.05, true},
+		{"vegas@linux", "ns2", "1e-4", 0.05, true},
+		{"vegas@ns3", "ns3", "1e-2", 0.10, false}, // hybrid +15%
+		{"vegas@ns3", "ns3", "1e-3", 0.10, true},
+		{"highspeed@linux", "ns2", "1e-2", 0.10, true},
+		{"highspeed@linux", "ns2", "1e-3", 0.05, true},
+		{"highspeed@linux", "ns2", "1e-4", 0.05, true},
+		{"highspeed@ns3", "ns3", "1e-2", 0.10, true},
+		{"highspeed@ns3", "ns3", "1e-3", 0.10, true},
+		{"compound@linux", "ns2", "1e-2", 0.10, true},
+		{"compound@linux", "ns2", "1e-4", 0.05, true},
+		{"scalable@linux", "ns2", "1e-2", 0.10, false}, // hybrid +28%
+		{"scalable@linux", "ns2", "1e-3", 0.05, false}, // hybrid +28%
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s/%s/p%s", c.algo, c.sim, c.p), func(t *testing.T) {
-			algo, _ := model.SplitVariant(c.algo)
-			ref, refCI := storedMeanCwnd(t, c.sim, algo, c.p)
-			var p float64
-			if _, err := fmt.Sscan(c.p, &p); err != nil {
-				t.Fatal(err)
-			}
-			got, gotCI := countedFluidMeanCwnd(t, c.algo, p)
-			tol := c.goal*ref + math.Hypot(refCI, gotCI)
-			t.Logf("fluid %.4g ± %.2g, %s %.4g ± %.2g: %+.1f%%, tolerance ±%.3g packets", got, gotCI, c.sim, ref, refCI, 100*(got/ref-1), tol)
-			if math.Abs(got-ref) > tol {
-				t.Errorf("%s at p = %s: fluid mean window %.4g packets, %s %.4g ± %.2g: off by %.3g, want within %.3g (%.0f%% + CIs)",
-					c.algo, c.p, got, c.sim, ref, refCI, got-ref, tol, 100*c.goal)
-			}
-		})
+		forms := []string{fluid.FormHybridRecovery}
+		if c.hybrid {
+			forms = append(forms, fluid.FormHybrid)
+		}
+		for _, form := range forms {
+			t.Run(fmt.Sprintf("%s/%s/p%s/%s", c.algo, c.sim, c.p, form), func(t *testing.T) {
+				algo, _ := model.SplitVariant(c.algo)
+				ref, refCI := storedMeanCwnd(t, c.sim, algo, c.p)
+				var p float64
+				if _, err := fmt.Sscan(c.p, &p); err != nil {
+					t.Fatal(err)
+				}
+				got, gotCI := fluidMeanCwnd(t, c.algo, p, form)
+				tol := c.goal*ref + math.Hypot(refCI, gotCI)
+				t.Logf("fluid %.4g ± %.2g, %s %.4g ± %.2g: %+.1f%%, tolerance ±%.3g packets", got, gotCI, c.sim, ref, refCI, 100*(got/ref-1), tol)
+				if math.Abs(got-ref) > tol {
+					t.Errorf("%s at p = %s: %s fluid mean window %.4g packets, %s %.4g ± %.2g: off by %.3g, want within %.3g (%.0f%% + CIs)",
+						c.algo, c.p, form, got, c.sim, ref, refCI, got-ref, tol, 100*c.goal)
+				}
+			})
+		}
 	}
 }
 
@@ -104,11 +112,11 @@ func storedMeanCwnd(t *testing.T, sim, algo, p string) (mean, ci float64) {
 	return r.MeanCwndPkts, r.CI95Pkts
 }
 
-// countedFluidMeanCwnd is the time-average window (packets) of one flow of algo at random
-// loss rate p on the response path of the reference experiments (RTT 100 ms, 1460-byte
-// packets), in the hybrid-recovery fluid form, over whole loss cycles after a warm-up, with
-// the 95% CI of 10 batch means as response.MeasurePoint computes it.
-func countedFluidMeanCwnd(t *testing.T, algo string, p float64) (mean, ci float64) {
+// fluidMeanCwnd is the time-average window (packets) of one flow of algo at random loss
+// rate p on the response path of the reference experiments (RTT 100 ms, 1460-byte
+// packets), in the given fluid form, over whole loss cycles after a warm-up, with the 95%
+// CI of 10 batch means as response.MeasurePoint computes it.
+func fluidMeanCwnd(t *testing.T, algo string, p float64, form string) (mean, ci float64) {
 	t.Helper()
 	const (
 		warmup, measured, batches = 200, 2000, 10
@@ -121,7 +129,7 @@ func countedFluidMeanCwnd(t *testing.T, algo string, p float64) (mean, ci float6
 	}
 	sc.Links[0].Loss, sc.Links[0].LossP = model.LossRandom, p
 	sc.DurationS = (warmup + measured + 1) * rttS / p * 4
-	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Seed: 1, Form: fluid.FormHybridRecovery,
+	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Seed: 1, Form: form,
 		StopAfterLosses: warmup + measured + 1, RecordLosses: true})
 	if err != nil {
 		t.Fatal(err)

@@ -32,11 +32,10 @@ import "math"
 //     The fluid face carries that ssthresh as a second variable, x = [W, S]: S follows
 //     ssthresh_raise·W upwards and W − 1 downwards (S < 0: no threshold yet). ns-3
 //     steps by whole packets, so a loss before the first step since the last one takes
-//     S down by a packet; that is what keeps S from only ratcheting up. The fluid's
-//     hybrid-recovery form, which holds the window through the recovery round trip as
-//     ns-3 does, has such losses; the hybrid form grows through that round trip, never
-//     meets one, and keeps the threshold its start left it (measured: 222 packets at
-//     p = 1e-3 from a slow-start overshoot, against ns-3's 112 and the counted form's 112).
+//     S down by a packet; that is what keeps S from only ratcheting up, and the fluid
+//     face counts those steps (vegasFluid.lossWindow). Measured with the window taken
+//     as it is, the hybrid form, which grows through the recovery round trip, never
+//     lost S and kept what its start left it: 222 packets at p = 1e-3 against ns-3's 112.
 
 func init() {
 	Register("vegas", func() Algorithm {
@@ -129,17 +128,6 @@ func (p *vegasParams) lossWindow(w, s float64) float64 {
 	return math.Min(s, w-1)
 }
 
-// fluidLossWindow is lossWindow for the fluid's continuous window. ns-3's window moves by
-// whole packets at its decisions, so that a loss before the first step since the last one
-// takes the window (and the threshold) down by one; the fluid's window, which grows from
-// the threshold continuously, counts as its whole packets for that test.
-func (p *vegasParams) fluidLossWindow(w, s float64) float64 {
-	if p.raise == 0 {
-		return p.lossWindow(w, s)
-	}
-	return p.lossWindow(wholePackets(w), s)
-}
-
 // vegasStep is the congestion-avoidance change per RTT for Diff queued packets at window w:
 // +1, −1 (not below minLossWindow) or 0.
 func (p *vegasParams) vegasStep(w, diff float64) float64 {
@@ -176,6 +164,9 @@ type vegasFluid struct {
 	init, win Window
 	cwnd0     float64
 	p         vegasParams
+	// With ssthresh_raise: the time of the last loss (s; −Inf for none) and the window it
+	// left (packets).
+	lossT, lossW float64
 }
 
 func (f *vegasFluid) Vars() int {
@@ -189,6 +180,7 @@ func (f *vegasFluid) Vars() int {
 func (f *vegasFluid) Init(x []float64, _ Observation) {
 	f.win = f.init
 	x[0] = f.cwnd0
+	f.lossT = math.Inf(-1)
 	if f.p.raise > 0 {
 		x[1] = -1
 		if !math.IsInf(f.win.Ssthresh, 0) {
@@ -242,20 +234,38 @@ func (f *vegasFluid) Switch(x []float64, _ Observation) {
 	}
 }
 
-func (f *vegasFluid) OnLoss(x []float64, _ Observation) {
-	x[0] = f.win.Loss(f.p.fluidLossWindow(x[0], f.threshold(x)), false)
-	if f.p.raise > 0 {
-		x[1] = x[0]
+func (f *vegasFluid) OnLoss(x []float64, o Observation) {
+	if f.p.raise == 0 {
+		x[0] = f.win.Loss(f.p.lossWindow(x[0], math.Inf(1)), false)
+		return
 	}
+	x[0] = f.win.Loss(f.lossWindow(x, o), false)
+	x[1] = x[0]
+}
+
+// lossWindow is ns-3's loss window for the fluid's state. ns-3 moves its window by whole
+// packets, once per RTT from the second round trip after a reduction (the first is the
+// recovery's, without growth), so that a loss within two round trips of the last takes the
+// window and the threshold down by one. The fluid's window grows continuously, through the
+// recovery round trip too in the hybrid form: it counts here as at most the last loss's
+// window plus the steps ns-3 has made since, ⌊Δt/RTT⌋ − 1.
+func (f *vegasFluid) lossWindow(x []float64, o Observation) float64 {
+	w := wholePackets(x[0])
+	if !math.IsInf(f.lossT, -1) {
+		w = math.Min(w, f.lossW+math.Max(math.Floor((o.Now-f.lossT)/ClockRTT(o))-1, 0))
+	}
+	next := f.p.lossWindow(w, f.threshold(x))
+	f.lossT, f.lossW = o.Now, math.Max(next, MinLossWindow)
+	return next
 }
 
 // OnTimeout restarts slow start from one packet; ns-3's threshold is its loss window.
-func (f *vegasFluid) OnTimeout(x []float64, _ Observation) {
+func (f *vegasFluid) OnTimeout(x []float64, o Observation) {
 	if f.p.raise == 0 {
 		x[0] = f.win.Timeout(x[0])
 		return
 	}
-	s := math.Max(f.p.fluidLossWindow(x[0], f.threshold(x)), MinLossWindow)
+	s := math.Max(f.lossWindow(x, o), MinLossWindow)
 	x[0] = f.win.Timeout(x[0])
 	f.win.Ssthresh, x[1] = s, s
 }
