@@ -23,7 +23,7 @@ import "math"
 // each round (one RTT of Observation.Now) in congestion avoidance.
 //
 // Linux's research module, as ns-2.35 TCP/Linux runs it (tcp/linux/src/tcp_compound.c,
-// from Linux 2.6.22), differs in two places (docs/simulators.md):
+// from Linux 2.6.22), differs in three places (docs/simulators.md):
 //   - tcp_compound_cong_avoid grows dwnd by x − 1 when x > 1, x = qroot(old_wnd³) >> 3, in
 //     integers: max(⌊α·⌊⌊W⌋^k⌋⌋ − 1, 0) per RTT, nothing below 40 packets (x ≤ 1), one
 //     packet at 60 where α·W^k − 1 is 1.7 (integer_increment = 1).
