@@ -21,6 +21,24 @@ import "math"
 //
 // Event face: cwnd += 1/win per packet acknowledged, and dwnd changes at the first ACK of
 // each round (one RTT of Observation.Now) in congestion avoidance.
+//
+// Linux's research module, as ns-2.35 TCP/Linux runs it (tcp/linux/src/tcp_compound.c,
+// from Linux 2.6.22), differs in three places (docs/simulators.md):
+//   - tcp_compound_cong_avoid grows dwnd by x − 1 when x > 1, x = qroot(old_wnd³) >> 3, in
+//     integers: max(⌊α·⌊⌊W⌋^k⌋⌋ − 1, 0) per RTT, nothing below 40 packets (x ≤ 1), one
+//     packet at 60 where α·W^k − 1 is 1.7 (integer_increment = 1).
+//   - A loss sets the total window to half (tcp_reno_ssthresh) and leaves the module's Reno
+//     part and dwnd as they were; the next tcp_compound_cong_avoid finds them above the
+//     total, and unless the old Reno part fits in it — dwnd at least β·win — and dwnd does
+//     too, it makes the total all Reno and dwnd 0 (reset_dwnd = 1): the delay window
+//     starts again from zero after every loss, where the paper keeps half of it.
+//   - The module's first once-per-RTT update after the recovery measures old_wnd over
+//     stale edges (tcp_compound_state re-arms beg_snd_nxt, not beg_snd_una): the packets
+//     of the round trip before the loss and of the recovery round trip, (2 − β)·W, where
+//     its window is (1 − β)·W (stale_epoch = 1). In ns-2's traces at p = 1e-3 that
+//     update adds 2.8 packets to dwnd on average (3.9 above W = 60), and the increment of
+//     1.5·W predicts 2.7 (3.8); 5 packets after a loss at 120. The jump here adds the
+//     difference from the increment at (1 − β)·W at the loss.
 
 func init() {
 	Register("compound", func() Algorithm {
@@ -31,12 +49,18 @@ func init() {
 			Real(&a.p.k, "k", 0.75, "1", 0, 0.99, src, "exponent of the delay window's growth"),
 			Real(&a.p.beta, "beta", 0.5, "1", 0.05, 0.95, src, "fraction of the window removed by a loss"),
 			Real(&a.p.gamma, "gamma", 30, "packets", 0, 1e6, src, "queued packets at which the delay window starts shrinking"),
-			Real(&a.p.zeta, "zeta", 1, "1", 0, 10, src, "delay window removed per RTT per queued packet beyond γ"))
+			Real(&a.p.zeta, "zeta", 1, "1", 0, 10, src, "delay window removed per RTT per queued packet beyond γ"),
+			Switch(&a.p.integer, "integer_increment", 0, "Tan et al. 2006 (0); Linux tcp_compound_cong_avoid qroot(old_wnd³) >> 3 (1)",
+				"1: the delay window grows by max(⌊α·⌊⌊win⌋^k⌋⌋ − 1, 0) whole packets per RTT; 0: by max(α·win^k − 1, 0)"),
+			Switch(&a.p.resetDwnd, "reset_dwnd", 0, "Tan et al. 2006 (0); Linux tcp_compound_cong_avoid after tcp_reno_ssthresh (1)",
+				"a loss leaves win·(1 − β); 1: all of it Reno, dwnd 0, unless the Reno part and dwnd each fit in it (then dwnd is kept); 0: dwnd = win·(1 − β) − cwnd/2"),
+			Switch(&a.p.stale, "stale_epoch", 0, "Tan et al. 2006 (0); Linux tcp_compound_state and tcp_compound_cong_avoid (1)",
+				"1: a loss at win adds to dwnd once the increment at (2 − β)·win less that at (1 − β)·win, the stale first update after recovery; 0: nothing"))
 		return a
 	})
 }
 
-type compoundParams struct{ alpha, k, beta, gamma, zeta float64 }
+type compoundParams struct{ alpha, k, beta, gamma, zeta, integer, resetDwnd, stale float64 }
 
 type compound struct {
 	Base
@@ -45,6 +69,7 @@ type compound struct {
 
 var (
 	_ Algorithm          = (*compound)(nil)
+	_ Varianter          = (*compound)(nil)
 	_ ResponseReferencer = (*compound)(nil)
 	_ FluidLaw           = (*compoundFluid)(nil)
 	_ EventLaw           = (*compoundEvent)(nil)
@@ -70,9 +95,18 @@ func (a *compound) NewEvent(c FlowConfig) EventLaw {
 // queued packets, before the floor dwnd ≥ 0.
 func (p *compoundParams) delayStep(win, diff float64) float64 {
 	if diff < p.gamma {
-		return math.Max(p.alpha*math.Pow(win, p.k)-1, 0)
+		return p.delayGrowth(win)
 	}
 	return -p.zeta * diff
+}
+
+// delayGrowth is dwnd's growth per RTT at total window win while queues are short,
+// packets: α·win^k − 1, or with integer_increment Linux's whole packets, never negative.
+func (p *compoundParams) delayGrowth(win float64) float64 {
+	if p.integer == 1 {
+		return math.Max(math.Floor(p.alpha*math.Floor(math.Pow(wholePackets(win), p.k)))-1, 0)
+	}
+	return math.Max(p.alpha*math.Pow(win, p.k)-1, 0)
 }
 
 // smoothDelayStep is delayStep for the fluid face, made continuous: the switch at
@@ -80,16 +114,32 @@ func (p *compoundParams) delayStep(win, diff float64) float64 {
 // last packet. The discontinuous law makes an ODE solver chatter along diff = γ (a sliding
 // mode) with ever smaller steps; the per-RTT law itself oscillates by about one packet there.
 func (p *compoundParams) smoothDelayStep(win, diff, dwnd float64) float64 {
-	grow := math.Max(p.alpha*math.Pow(win, p.k)-1, 0)
+	grow := p.delayGrowth(win)
 	shrink := -p.zeta * diff * math.Min(math.Max(dwnd, 0), 1)
 	s := math.Min(math.Max(p.gamma-diff, 0), 1) // 1 below γ−1, 0 from γ on
 	return s*grow + (1-s)*shrink
 }
 
 // split is the loss jump: the new cwnd and dwnd (packets) for total window win and delay
-// window dwnd, the total at least minLossWindow.
+// window dwnd, the total at least minLossWindow, with stale_epoch's increment.
 func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
+	cwnd, delay = p.halve(win, dwnd)
+	if p.stale == 1 {
+		delay += p.delayGrowth((2-p.beta)*win) - p.delayGrowth((1-p.beta)*win)
+	}
+	return cwnd, delay
+}
+
+// halve is the loss's reduction of cwnd and dwnd.
+func (p *compoundParams) halve(win, dwnd float64) (cwnd, delay float64) {
 	dwnd = math.Max(dwnd, 0)
+	if p.resetDwnd == 1 {
+		total := math.Max(win*(1-p.beta), MinLossWindow)
+		if win-dwnd > total || dwnd > total {
+			return total, 0
+		}
+		return total - dwnd, dwnd
+	}
 	cwnd = (win - dwnd) / 2
 	delay = math.Max(win*(1-p.beta)-cwnd, 0)
 	cwnd = math.Max(cwnd, MinLossWindow-delay)
@@ -179,4 +229,14 @@ func (e *compoundEvent) OnLoss(Observation) {
 func (e *compoundEvent) OnTimeout(Observation) {
 	e.cwnd = e.win.Timeout(e.cwnd + e.dwnd)
 	e.dwnd = 0
+}
+
+// Variants: Linux's research module (2.6.22) as ns-2.35 TCP/Linux runs it, with Linux's
+// SACK recovery and min_cwnd; ns-3.37 has no Compound.
+func (a *compound) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "ns-2.35 tcp/linux/src/tcp_compound.c (Linux 2.6.22 module): tcp_compound_cong_avoid qroot(old_wnd³) >> 3 − 1 per RTT, dwnd reset after a loss, a stale first update; tcp_reno_ssthresh, min_cwnd",
+			Params:   map[string]float64{"integer_increment": 1, "reset_dwnd": 1, "stale_epoch": 1},
+			Recovery: RecoveryLinuxMinCwnd},
+	}
 }

@@ -29,6 +29,21 @@ import (
 // tcp_highspeed.c applies it: a window in (w[i−1], w[i]] uses row i's a and b (windows
 // beyond the last row use the last row). The table is regenerated here from the RFC's
 // recipe; it differs from the closed form by less than 1 in a.
+//
+// The implementations count in whole packets (docs/simulators.md):
+//   - Linux 2.6.2x hstcp_cong_avoid, as ns-2.35 TCP/Linux runs it, adds the row's a to its
+//     ACK counter per ACK and a packet each time the counter reaches cwnd: a/⌊W⌋ per ACK;
+//     hstcp_ssthresh leaves cwnd − (cwnd·md) >> 8 with the row's decrease in 1/256,
+//     md = ⌊256·b(w_row)⌋ from the unrounded b(w) line (128, 112, 104, 98, … — a little
+//     below the RFC's two-decimal b), and the counter's progress is lost with the loss
+//     (whole_packets = 1).
+//   - ns-3.37 TcpHighSpeed::CongestionAvoidance counts the same a/⌊W⌋ per ACK and keeps its
+//     counter; GetSsThresh leaves ⌊(1 − b)·pipe⌋ of the packets in flight at recovery entry,
+//     b the two-decimal row of the pipe, which with SACK and limited transmit are the
+//     window less pipe_deficit (whole_packets = 2).
+//
+// As Scalable's (scalable.go), the event face counts against ⌊W⌋ and the fluid face
+// against W − ½, which over W ∈ [n, n + 1) adds up to the n/a ACKs the event face needs.
 
 // HighSpeed TCP constants, RFC 3649 §5 defaults.
 const (
@@ -49,8 +64,13 @@ func init() {
 	Register("highspeed", func() Algorithm {
 		h := &highSpeed{}
 		h.Base = NewBase("highspeed", "HighSpeed TCP: AIMD with window-dependent a(W) and b(W) above 38 packets (RFC 3649)",
-			Switch(&h.table, "table", 0, "RFC 3649 §5 closed form (0); Appendix B table as in Linux tcp_highspeed.c (1)",
-				"0: closed-form a(W), b(W); 1: RFC 3649 Appendix B table, looked up as Linux does"))
+			Switch(&h.p.table, "table", 0, "RFC 3649 §5 closed form (0); Appendix B table as in Linux tcp_highspeed.c (1)",
+				"0: closed-form a(W), b(W); 1: RFC 3649 Appendix B table, looked up as Linux does"),
+			wholeParam(Real(&h.p.whole, "whole_packets", 0, "1", 0, 2,
+				"RFC 3649 (0); Linux hstcp_cong_avoid, hstcp_ssthresh (1); ns-3.37 TcpHighSpeed (2)",
+				"0: fractional windows; whole packets: the increase counts ACKs against ⌊W⌋ and a loss leaves ⌊W⌋ − ⌊⌊W⌋·⌊256·b⌋/256⌋ (1) or ⌊(1 − b)·⌊W⌋⌋ (2)")),
+			Real(&h.p.pipe, "pipe_deficit", 0, "packets", 0, 100, "ns-3.37 TcpSocketBase::EnterRecovery (BytesInFlight with SACK: 2)",
+				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"))
 		h.WindowLaw = WindowLaw{Rule: h.rule, Memoryless: true}
 		return h
 	})
@@ -114,10 +134,12 @@ var highSpeedTable = sync.OnceValue(func() []hsRow {
 	return rows
 })
 
+type highSpeedParams struct{ table, whole, pipe float64 }
+
 type highSpeed struct {
 	Base
 	WindowLaw
-	table float64
+	p highSpeedParams
 }
 
 var (
@@ -127,12 +149,23 @@ var (
 	_ ConvergeReferencer = (*highSpeed)(nil)
 )
 
-func (h *highSpeed) rule() WindowRule {
-	r := &highSpeedRule{}
-	if h.table == 1 {
+func (h *highSpeed) rule() WindowRule { return h.newRule(false) }
+
+// newRule is the rule of the fluid face, or of the event face (event), which counts whole
+// packets as ⌊W⌋ rather than W − ½.
+func (h *highSpeed) newRule(event bool) *highSpeedRule {
+	r := &highSpeedRule{p: h.p, event: event}
+	if h.p.table == 1 {
 		r.rows = highSpeedTable()
 	}
 	return r
+}
+
+// NewEvent is the window law's event face with the event face's rule.
+func (h *highSpeed) NewEvent(c FlowConfig) EventLaw {
+	l := h.WindowLaw
+	l.Rule = func() WindowRule { return h.newRule(true) }
+	return l.NewEvent(c)
 }
 
 func (h *highSpeed) ResponseReference(LossModel) (ResponseReference, bool) {
@@ -142,8 +175,8 @@ func (h *highSpeed) ResponseReference(LossModel) (ResponseReference, bool) {
 // ConvergeReference: dW/dt = a(W)/RTT, so the times are RTT·∫dw/a(w), by Gauss–Legendre
 // quadrature of the closed-form a(w); the table's steps have no such form.
 func (h *highSpeed) ConvergeReference(bdpPkts, rttS float64) ConvergeReference {
-	if h.table == 1 {
-		return ConvergeReference{Note: "no closed form for the Appendix B table"}
+	if h.p.table == 1 || h.p.whole != 0 || h.p.pipe != 0 {
+		return ConvergeReference{Note: "no closed form for the Appendix B table or whole-packet counting"}
 	}
 	fill := rttS * integrateInverse(HighSpeedA, 1, bdpPkts)
 	rec := rttS * integrateInverse(HighSpeedA, (1-HighSpeedB(bdpPkts))*bdpPkts, bdpPkts)
@@ -160,8 +193,13 @@ func integrateInverse(a func(float64) float64, lo, hi float64) float64 {
 	return quad.Fixed(inv, lo, hi, 64, nil, 0)
 }
 
-// highSpeedRule uses the closed form when rows is nil, else the Appendix B table.
-type highSpeedRule struct{ rows []hsRow }
+// highSpeedRule uses the closed form when rows is nil, else the Appendix B table; event
+// marks the event face's rule.
+type highSpeedRule struct {
+	rows  []hsRow
+	p     highSpeedParams
+	event bool
+}
 
 func (*highSpeedRule) Start(Observation) {}
 
@@ -171,25 +209,59 @@ func (r *highSpeedRule) row(w float64) hsRow {
 	return r.rows[min(i, len(r.rows)-1)]
 }
 
-func (r *highSpeedRule) PerRTT(w float64, _ Observation) float64 {
+// a is the increase per RTT at window w, packets.
+func (r *highSpeedRule) a(w float64) float64 {
 	if r.rows == nil {
 		return HighSpeedA(w)
 	}
 	return r.row(w).a
 }
 
-func (r *highSpeedRule) Congestion(w float64, _ Observation) float64 {
-	if r.rows == nil {
-		return (1 - HighSpeedB(w)) * w
+// b is the fraction a loss at window w removes; with whole_packets = 1 in Linux's 1/256,
+// ⌊256·b⌋/256, of the unrounded b(w) line at the row's window (the closed form at w).
+func (r *highSpeedRule) b(w float64) float64 {
+	switch {
+	case r.p.whole == 1 && r.rows != nil:
+		return math.Floor(256*hsDecreaseLine(math.Log(r.row(w).w))) / 256
+	case r.p.whole == 1:
+		return math.Floor(256*HighSpeedB(w)) / 256
+	case r.rows == nil:
+		return HighSpeedB(w)
 	}
-	return (1 - r.row(w).b) * w
+	return r.row(w).b
 }
 
-// Variants: Linux's tcp_highspeed.c and ns-3.37's TcpHighSpeed both step through RFC 3649's
-// Appendix B table (hstcp_aimd_vals) rather than the closed form.
+func (r *highSpeedRule) PerRTT(w float64, _ Observation) float64 {
+	if r.p.whole == 0 {
+		return r.a(w)
+	}
+	n := countedWindow(w, r.event)
+	return w * r.a(n) / n
+}
+
+func (r *highSpeedRule) Congestion(w float64, _ Observation) float64 {
+	if r.p.whole == 0 {
+		m := w - r.p.pipe
+		return (1 - r.b(m)) * m
+	}
+	n := wholePackets(w)
+	m := n - r.p.pipe
+	if r.p.whole == 1 {
+		return m - math.Floor(m*r.b(m))
+	}
+	// ns-3 keeps its ACK counter across the reduction (scalable.go).
+	next := math.Floor((1 - r.b(m)) * m)
+	return next + (w-n)*(n/r.a(n))/(math.Max(next, 1)/r.a(next))
+}
+
+// Variants: Linux 2.6.2x's tcp_highspeed.c as ns-2.35 TCP/Linux runs it, and ns-3.37's
+// TcpHighSpeed, both stepping through RFC 3649's Appendix B table (hstcp_aimd_vals) in
+// whole packets, each with its simulator's recovery.
 func (a *highSpeed) Variants() []Variant {
 	return []Variant{
-		{Name: "linux", Source: "Linux tcp_highspeed.c hstcp_aimd_vals (RFC 3649 Appendix B)", Params: map[string]float64{"table": 1}},
-		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed (RFC 3649 Appendix B table)", Params: map[string]float64{"table": 1}},
+		{Name: "linux", Source: "Linux 2.6.2x tcp_highspeed.c (ns-2.35 TCP/Linux): hstcp_aimd_vals (RFC 3649 Appendix B, md in 1/256); hstcp_cong_avoid snd_cwnd_cnt += ai + 1; hstcp_ssthresh cwnd − (cwnd·md) >> 8",
+			Params: map[string]float64{"table": 1, "whole_packets": 1}, Recovery: RecoveryLinuxMinCwnd},
+		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed: TableLookupA per segment acked against the window in segments; GetSsThresh (1 − TableLookupB)·BytesInFlight",
+			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2}, Recovery: RecoveryPRR},
 	}
 }

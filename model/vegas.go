@@ -17,6 +17,25 @@ import "math"
 // at the first ACK of each round, a round lasting one RTT of Observation.Now. Recovery is
 // RecoveryReno, as MODELS.md has Vegas fall back to Reno on loss (the 1995 paper's own
 // retransmission refinements and ns-2's Vegas agent details are not modelled).
+//
+// The implementations differ from the paper (docs/simulators.md):
+//   - Linux 2.6.2x tcp_vegas_cong_avoid, as ns-2.35 TCP/Linux runs it, moves the window one
+//     packet towards the window saved at the previous decision (beg_snd_cwnd) ± 1, not the
+//     current one: a window that has just grown is already at its target and holds, so on
+//     a path without queueing it grows one packet every second RTT (epoch_lag = 1; half
+//     Reno's growth, W̄ ≈ √½ of Reno's). The fluid face halves the per-RTT step. A loss is
+//     Reno's: ssthresh = W/2.
+//   - ns-3.37 TcpVegas::IncreaseWindow steps against the current window (+1 per RTT), and
+//     after each decision raises ssthresh to at least ¾·cwnd; GetSsThresh answers a loss
+//     (and a decrease step) with max(min(ssthresh, cwnd − 1), 2), so that a loss removes one
+//     packet or takes the window down to the ¾ floor, not to half (ssthresh_raise = 0.75).
+//     The fluid face carries that ssthresh as a second variable, x = [W, S]: S follows
+//     ssthresh_raise·W upwards and W − 1 downwards (S < 0: no threshold yet). ns-3
+//     steps by whole packets, so a loss before the first step since the last one takes
+//     S down by a packet; that is what keeps S from only ratcheting up, and the fluid
+//     face counts those steps (vegasFluid.lossWindow). Measured with the window taken
+//     as it is, the hybrid form, which grows through the recovery round trip, never
+//     lost S and kept what its start left it: 222 packets at p = 1e-3 against ns-3's 112.
 
 func init() {
 	Register("vegas", func() Algorithm {
@@ -27,13 +46,17 @@ func init() {
 			Real(&v.p.beta, "beta", 4, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3 (paper: 3)",
 				"above this many queued packets the window shrinks by one per RTT"),
 			Real(&v.p.gamma, "gamma", 1, "packets", 0, 1000, "Linux tcp_vegas.c, ns-3",
-				"slow start ends when more than this many packets are queued"))
+				"slow start ends when more than this many packets are queued"),
+			Switch(&v.p.lag, "epoch_lag", 0, "Brakmo & Peterson 1995, ns-3.37 TcpVegas (0); Linux tcp_vegas_cong_avoid beg_snd_cwnd (1)",
+				"1: each decision moves the window one packet towards the previous decision's window ± 1 (one packet per two RTTs); 0: the current window ± 1"),
+			Real(&v.p.raise, "ssthresh_raise", 0, "1", 0, 1, "Reno (0); ns-3.37 TcpVegas::IncreaseWindow max(ssthresh, 3·cwnd/4) (0.75)",
+				"0: a loss halves the window; > 0: each decision raises ssthresh to this fraction of the window and a loss leaves max(min(ssthresh, W − 1), 2)"))
 		v.Require(Ordered("alpha", &v.p.alpha, "beta", &v.p.beta))
 		return v
 	})
 }
 
-type vegasParams struct{ alpha, beta, gamma float64 }
+type vegasParams struct{ alpha, beta, gamma, lag, raise float64 }
 
 type vegas struct {
 	Base
@@ -42,6 +65,7 @@ type vegas struct {
 
 var (
 	_ Algorithm          = (*vegas)(nil)
+	_ Varianter          = (*vegas)(nil)
 	_ RecoveryStyle      = (*vegas)(nil)
 	_ ResponseReferencer = (*vegas)(nil)
 	_ ConvergeReferencer = (*vegas)(nil)
@@ -53,12 +77,31 @@ var (
 func (v *vegas) Recovery() Recovery { return RecoveryReno }
 
 // ResponseReference is Reno's: on an uncongested path Vegas sees no queueing delay and
-// grows by one packet per RTT.
+// grows by one packet per RTT, with epoch_lag one per two RTTs: AIMD(½, ½), √½ of Reno's
+// window. ssthresh_raise has no closed form.
 func (v *vegas) ResponseReference(loss LossModel) (ResponseReference, bool) {
-	return renoReference(loss), true
+	if v.p.raise > 0 {
+		return ResponseReference{}, false
+	}
+	r := renoReference(loss)
+	if v.p.lag == 1 {
+		r.C *= math.Sqrt(0.5)
+		r.Source += ", growth of one packet per two RTTs (Linux tcp_vegas.c)"
+	}
+	return r, true
 }
 
+// ConvergeReference is AIMD(1, 1/2)'s, each time doubled with epoch_lag; none with
+// ssthresh_raise.
 func (v *vegas) ConvergeReference(bdpPkts, rttS float64) ConvergeReference {
+	if v.p.raise > 0 {
+		return ConvergeReference{Note: "no closed form for ns-3's ssthresh floor"}
+	}
+	if v.p.lag == 1 {
+		c := aimdConverge(bdpPkts, 2*rttS)
+		c.Note = "one packet per two RTTs: 2(BDP−1)·RTT and BDP·RTT"
+		return c
+	}
 	return aimdConverge(bdpPkts, rttS)
 }
 
@@ -69,7 +112,20 @@ func (v *vegas) NewFluid(c FlowConfig) FluidLaw {
 
 func (v *vegas) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
-	return &vegasEvent{cwnd: cwnd, win: w, p: v.p}
+	return &vegasEvent{cwnd: cwnd, win: w, p: v.p, prev: cwnd}
+}
+
+// perRTT is the number of RTTs a ±1 step takes: 2 with epoch_lag.
+func (p *vegasParams) perRTT() float64 { return 1 + p.lag }
+
+// lossWindow is the window a loss leaves at window w with ssthresh s (+Inf: none yet),
+// before the MinLossWindow floor: Reno's half, or with ssthresh_raise ns-3's
+// min(ssthresh, W − 1).
+func (p *vegasParams) lossWindow(w, s float64) float64 {
+	if p.raise == 0 {
+		return w / 2
+	}
+	return math.Min(s, w-1)
 }
 
 // vegasStep is the congestion-avoidance change per RTT for Diff queued packets at window w:
@@ -103,27 +159,58 @@ func (p *vegasParams) smoothVegasStep(w, diff float64) float64 {
 	return -1
 }
 
-// vegasFluid is Vegas's fluid face, x = [W].
+// vegasFluid is Vegas's fluid face, x = [W], or x = [W, S] with ssthresh_raise.
 type vegasFluid struct {
 	init, win Window
 	cwnd0     float64
 	p         vegasParams
+	// With ssthresh_raise: the time of the last loss (s; −Inf for none) and the window it
+	// left (packets).
+	lossT, lossW float64
 }
 
-func (f *vegasFluid) Vars() int { return 1 }
+func (f *vegasFluid) Vars() int {
+	if f.p.raise > 0 {
+		return 2
+	}
+	return 1
+}
 
+// Init starts S at the initial threshold, or at −1 (none) when there is none.
 func (f *vegasFluid) Init(x []float64, _ Observation) {
 	f.win = f.init
 	x[0] = f.cwnd0
+	f.lossT = math.Inf(-1)
+	if f.p.raise > 0 {
+		x[1] = -1
+		if !math.IsInf(f.win.Ssthresh, 0) {
+			x[1] = f.win.Ssthresh
+		}
+	}
 }
 
 func (f *vegasFluid) Deriv(dx, x []float64, o Observation) {
 	rtt := ClockRTT(o)
 	if f.win.SlowStart {
 		dx[0] = f.win.Limit(x[0], SlowStartRate(x[0], rtt))
+		if f.p.raise > 0 {
+			dx[1] = 0
+		}
 		return
 	}
-	dx[0] = f.win.Limit(x[0], f.p.smoothVegasStep(x[0], Queued(x[0], o))/rtt)
+	dx[0] = f.win.Limit(x[0], f.p.smoothVegasStep(x[0], Queued(x[0], o))/(f.p.perRTT()*rtt))
+	if f.p.raise > 0 {
+		// ns-3's ssthresh rises with the window once ¾·W reaches it, and follows a
+		// shrinking window down once it is within a packet of it.
+		switch g := dx[0]; {
+		case g > 0 && f.p.raise*x[0] >= x[1]:
+			dx[1] = f.p.raise * g
+		case g < 0 && x[1] >= x[0]-1:
+			dx[1] = g
+		default:
+			dx[1] = 0
+		}
+	}
 }
 
 func (f *vegasFluid) Guard(x []float64, o Observation) float64 {
@@ -137,14 +224,59 @@ func (f *vegasFluid) Guard(x []float64, o Observation) float64 {
 	return g
 }
 
+// Switch ends slow start; with ssthresh_raise, S becomes that threshold, at least
+// ssthresh_raise·W.
 func (f *vegasFluid) Switch(x []float64, _ Observation) {
 	f.win.SlowStart = false
 	f.win.Ssthresh = math.Min(f.win.Ssthresh, x[0])
+	if f.p.raise > 0 {
+		x[1] = math.Max(f.win.Ssthresh, f.p.raise*x[0])
+	}
 }
 
-func (f *vegasFluid) OnLoss(x []float64, _ Observation) { x[0] = f.win.Loss(x[0]/2, false) }
+func (f *vegasFluid) OnLoss(x []float64, o Observation) {
+	if f.p.raise == 0 {
+		x[0] = f.win.Loss(f.p.lossWindow(x[0], math.Inf(1)), false)
+		return
+	}
+	x[0] = f.win.Loss(f.lossWindow(x, o), false)
+	x[1] = x[0]
+}
 
-func (f *vegasFluid) OnTimeout(x []float64, _ Observation) { x[0] = f.win.Timeout(x[0]) }
+// lossWindow is ns-3's loss window for the fluid's state. ns-3 moves its window by whole
+// packets, once per RTT from the second round trip after a reduction (the first is the
+// recovery's, without growth), so that a loss within two round trips of the last takes the
+// window and the threshold down by one. The fluid's window grows continuously, through the
+// recovery round trip too in the hybrid form: it counts here as at most the last loss's
+// window plus the steps ns-3 has made since, ⌊Δt/RTT⌋ − 1.
+func (f *vegasFluid) lossWindow(x []float64, o Observation) float64 {
+	w := wholePackets(x[0])
+	if !math.IsInf(f.lossT, -1) {
+		w = math.Min(w, f.lossW+math.Max(math.Floor((o.Now-f.lossT)/ClockRTT(o))-1, 0))
+	}
+	next := f.p.lossWindow(w, f.threshold(x))
+	f.lossT, f.lossW = o.Now, math.Max(next, MinLossWindow)
+	return next
+}
+
+// OnTimeout restarts slow start from one packet; ns-3's threshold is its loss window.
+func (f *vegasFluid) OnTimeout(x []float64, o Observation) {
+	if f.p.raise == 0 {
+		x[0] = f.win.Timeout(x[0])
+		return
+	}
+	s := math.Max(f.lossWindow(x, o), MinLossWindow)
+	x[0] = f.win.Timeout(x[0])
+	f.win.Ssthresh, x[1] = s, s
+}
+
+// threshold is ns-3's ssthresh S from the state, +Inf for none.
+func (f *vegasFluid) threshold(x []float64) float64 {
+	if f.p.raise == 0 || x[1] < 0 {
+		return math.Inf(1)
+	}
+	return x[1]
+}
 
 func (f *vegasFluid) Ssthresh() float64 { return f.win.Reported() }
 
@@ -154,6 +286,7 @@ type vegasEvent struct {
 	win    Window
 	p      vegasParams
 	decide float64 // time of the next once-per-RTT decision, s
+	prev   float64 // the window at the previous decision, before its step (Linux beg_snd_cwnd), packets
 }
 
 func (e *vegasEvent) Cwnd() float64     { return e.cwnd }
@@ -163,12 +296,27 @@ func (e *vegasEvent) OnAck(acked float64, o Observation) {
 	if o.Now >= e.decide {
 		e.decide = o.Now + ClockRTT(o)
 		diff := Queued(e.cwnd, o)
+		prev := e.prev
+		e.prev = e.cwnd
 		switch {
 		case e.win.SlowStart && diff > e.p.gamma:
 			e.win.SlowStart = false
 			e.win.Ssthresh = math.Min(e.win.Ssthresh, e.cwnd)
+		case !e.win.SlowStart && e.p.lag == 1:
+			e.lagStep(prev, diff)
 		case !e.win.SlowStart:
-			e.cwnd += e.win.Limit(e.cwnd, e.p.vegasStep(e.cwnd, diff))
+			step := e.p.vegasStep(e.cwnd, diff)
+			if step != 0 && e.p.raise > 0 {
+				// ns-3 steps from the window in whole segments (GetCwndInSegments).
+				e.cwnd = wholePackets(e.cwnd)
+			}
+			e.cwnd += e.win.Limit(e.cwnd, step)
+			if step < 0 && e.p.raise > 0 {
+				e.win.Ssthresh = math.Max(e.p.lossWindow(e.cwnd, e.win.Ssthresh), MinLossWindow)
+			}
+		}
+		if e.p.raise > 0 && !e.win.SlowStart {
+			e.win.Ssthresh = math.Max(e.win.Ssthresh, e.p.raise*e.cwnd)
 		}
 	}
 	// Congestion avoidance changes the window only at the decisions above.
@@ -176,6 +324,56 @@ func (e *vegasEvent) OnAck(acked float64, o Observation) {
 	e.cwnd = e.win.Clamp(e.cwnd)
 }
 
-func (e *vegasEvent) OnLoss(Observation) { e.cwnd = e.win.Loss(e.cwnd/2, false) }
+// lagStep is Linux's decision: the target is the previous decision's window ± 1, and the
+// window moves one packet towards it, never below MinLossWindow.
+func (e *vegasEvent) lagStep(prev, diff float64) {
+	target := prev
+	switch {
+	case diff < e.p.alpha:
+		target++
+	case diff > e.p.beta:
+		target--
+	}
+	switch {
+	case target > e.cwnd:
+		e.cwnd += e.win.Limit(e.cwnd, 1)
+	case target < e.cwnd:
+		e.cwnd = math.Max(e.cwnd-1, MinLossWindow)
+	}
+}
 
-func (e *vegasEvent) OnTimeout(Observation) { e.cwnd = e.win.Timeout(e.cwnd) }
+func (e *vegasEvent) OnLoss(Observation) {
+	e.cwnd = e.win.Loss(e.p.lossWindow(e.cwnd, e.threshold()), false)
+}
+
+// OnTimeout restarts slow start from one packet; ns-3's threshold is its loss window.
+func (e *vegasEvent) OnTimeout(Observation) {
+	if e.p.raise == 0 {
+		e.cwnd = e.win.Timeout(e.cwnd)
+		return
+	}
+	s := math.Max(e.p.lossWindow(e.cwnd, e.threshold()), MinLossWindow)
+	e.cwnd = e.win.Timeout(e.cwnd)
+	e.win.Ssthresh = s
+}
+
+// threshold is ns-3's ssthresh, +Inf for none.
+func (e *vegasEvent) threshold() float64 {
+	if e.p.raise == 0 {
+		return math.Inf(1)
+	}
+	return e.win.Ssthresh
+}
+
+// Variants: Linux 2.6.2x's tcp_vegas.c as ns-2.35 TCP/Linux runs it, and ns-3.37's TcpVegas;
+// both keep α = 2, β = 4, γ = 1.
+func (v *vegas) Variants() []Variant {
+	return []Variant{
+		{Name: "linux", Source: "Linux 2.6.2x tcp_vegas.c (ns-2.35 TCP/Linux): tcp_vegas_cong_avoid steps towards beg_snd_cwnd ± 1; tcp_reno_ssthresh, min_cwnd",
+			Params:   map[string]float64{"epoch_lag": 1},
+			Recovery: RecoveryLinuxMinCwnd},
+		{Name: "ns3", Source: "ns-3.37 TcpVegas: IncreaseWindow ssthresh = max(ssthresh, 3·cwnd/4); GetSsThresh max(min(ssthresh, cwnd − 1), 2)",
+			Params:   map[string]float64{"ssthresh_raise": 0.75},
+			Recovery: RecoveryPRR},
+	}
+}
