@@ -15,7 +15,7 @@ import "math"
 //
 // Event face: slow start per ACK; the decision (±1 packet, or leaving slow start) is made
 // at the first ACK of each round, a round lasting one RTT of Observation.Now. Recovery is
-// RecoveryReno, as MODELS.md has Vegas fall back to Reno on loss (the 1995 paper's own
+// RecoveryReno, as docs/models.md has Vegas fall back to Reno on loss (the 1995 paper's own
 // retransmission refinements and ns-2's Vegas agent details are not modelled).
 //
 // The implementations differ from the paper (docs/simulators.md):

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// seed003Table is Table 3 of seed 003 (REFERENCE.md, "Seed 003"): TCP packets dropped at
+// seed003Table is Table 3 of seed 003 (docs/references.md, "Seed 003"): TCP packets dropped at
 // the bottleneck, TCP packets received at n4 ("sent", retransmitted copies and the SYN
 // included) and mean throughput = unique data × 552 × 8 / 9 s, kbit/s.
 var seed003Table = map[string]struct{ dropped, sent, kbps float64 }{

@@ -50,7 +50,7 @@ type ConvergeResult struct {
 	RecoveryTimeS *float64 `json:"recovery_time_s"`
 	// FillSlowStartS is the fill time from the initial window with slow start.
 	FillSlowStartS *float64 `json:"fill_slow_start_s,omitempty"`
-	// Closed forms where one exists (REFERENCE.md) and the relative differences; the
+	// Closed forms where one exists (docs/references.md) and the relative differences; the
 	// recovery's closed forms are for a loss at the BDP, null at any other loss window.
 	FillClosedFormS     *float64 `json:"fill_closed_form_s"`
 	RecoveryClosedFormS *float64 `json:"recovery_closed_form_s"`

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// REFERENCE.md "Time to fill a link and to recover" (τ = 100 ms): NewReno fills 1 Gb/s of
+// docs/references.md "Time to fill a link and to recover" (τ = 100 ms): NewReno fills 1 Gb/s of
 // 1000-byte packets in 1250 s and recovers in 625 s (seed 000's "20 minutes / 10
 // minutes"), Scalable recovers in 1.34 s, CUBIC's recovery is K (all ±2%); HighSpeed and
 // Compound within 10% of the table.

@@ -99,7 +99,7 @@ type FairnessResult struct {
 	JainSeries []JainPoint `json:"jain_series"`
 	Shares     []Share     `json:"shares"`
 	// RTTExponent is e in throughput ∝ RTT^−e fitted over the shares (rtt mode);
-	// synchronized Reno gives 2 (REFERENCE.md "Fairness").
+	// synchronized Reno gives 2 (docs/references.md "Fairness").
 	RTTExponent *float64 `json:"rtt_unfairness_exponent,omitempty"`
 	RTTExpR2    *float64 `json:"rtt_unfairness_r2,omitempty"`
 	// AlgorithmShare is the tested flow's fraction of the bottleneck (friendliness mode).

@@ -29,7 +29,7 @@ func TestFairnessSameReno(t *testing.T) {
 }
 
 // With synchronized losses the throughput ratio of two flows is (τ₂/τ₁)^(1/(1−d)):
-// Reno (d = 1/2) 4 for RTTs in ratio 2, CUBIC linear, 2 (REFERENCE.md "Fairness", RFC
+// Reno (d = 1/2) 4 for RTTs in ratio 2, CUBIC linear, 2 (docs/references.md "Fairness", RFC
 // 9438 §3.3). A 2%-of-BDP buffer keeps queueing delay (≤ 2 ms) from diluting the RTT ratio;
 // CUBIC runs at 1 Gb/s so that its windows (~3000 packets) stay far above the Reno-friendly
 // region (W* = 1.654·τ^−1.5 = 148 packets at 50 ms).
@@ -60,7 +60,7 @@ func TestJain(t *testing.T) {
 		{[]float64{1, 1, 1}, 1},
 		{[]float64{1, 0}, 0.5},
 		{[]float64{3, 0, 0}, 1.0 / 3},
-		{[]float64{1, 2}, 0.9}, // REFERENCE.md: ratio 2 → J(2) = 0.90
+		{[]float64{1, 2}, 0.9}, // docs/references.md: ratio 2 → J(2) = 0.90
 		{[]float64{1, 3}, 0.8}, // ratio 3 → J(3) = 0.80
 		{nil, 1},
 	} {

@@ -191,7 +191,7 @@ func convergeCommand() *cli.Command {
 			"the BDP; a simulator sees its first loss a round trip after slow start ends, above the BDP: " +
 			"ns-2's CUBIC at 1.0385bdp, BIC at 1.0909bdp) back to the BDP. --form hybrid-recovery holds " +
 			"the window for the recovery round trip, as a packet sender does. " +
-			"Closed forms are shown where they exist (REFERENCE.md), with the relative difference; the " +
+			"Closed forms are shown where they exist (docs/references.md), with the relative difference; the " +
 			"recovery's only for a loss at the BDP. " +
 			"A time is null (JSON, CSV) or - (table) when the window never reaches the BDP: a law that " +
 			"settles below it (Vegas), or a BDP beyond the largest receiver window (2^30 bytes).",
