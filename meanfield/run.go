@@ -45,6 +45,14 @@ type Settings struct {
 	Perturb         float64
 	// RelTol and AbsTol are the Dormand–Prince tolerances (packets); defaults 1e-6.
 	RelTol, AbsTol float64
+	// StepS fixes the step, s: 0 (the default) controls it by the tolerances. It may not
+	// exceed the smallest propagation RTT, which bounds every step (the look-backs must
+	// fall in stored steps). The adaptive controller's error norm is a mean over the
+	// state's components, one window per class, so it weights a class of 10⁶ flows as
+	// one flow: the same flows grouped into fewer classes take other steps and agree only
+	// to the tolerance (about 10³·RelTol). With a fixed step every grouping takes the same
+	// steps and gives each flow the same figures to rounding.
+	StepS float64
 	// MaxSteps bounds the accepted steps; default 10,000,000.
 	MaxSteps int
 }
@@ -67,6 +75,8 @@ func (set *Settings) resolve() error {
 		return fmt.Errorf("%w: relative tolerance %v, want 0 (default 1e-6) to 0.1", ErrNetwork, set.RelTol)
 	case !finite(set.AbsTol) || set.AbsTol < 0:
 		return fmt.Errorf("%w: absolute tolerance %v packets, want ≥ 0 (0: default 1e-6)", ErrNetwork, set.AbsTol)
+	case !finite(set.StepS) || set.StepS < 0:
+		return fmt.Errorf("%w: step %v s, want 0 (adaptive) or a fixed step > 0", ErrNetwork, set.StepS)
 	case set.MaxSteps < 0:
 		return fmt.Errorf("%w: max steps %d, want ≥ 0 (0: default 10,000,000)", ErrNetwork, set.MaxSteps)
 	}
@@ -263,12 +273,19 @@ func (r *simRun) run(ctx context.Context) (*Result, error) {
 		}
 		maxDelay = math.Max(maxDelay, d)
 	}
+	ds := ode.Settings{RelTol: set.RelTol, AbsTol: set.AbsTol, MaxStep: maxStep}
+	if set.StepS > 0 {
+		if set.StepS > maxStep {
+			return nil, fmt.Errorf("%w: step %v s, want at most the smallest propagation RTT, %v s", ErrNetwork, set.StepS, maxStep)
+		}
+		ds.FixedStep, ds.InitialStep, ds.MaxStep = true, set.StepS, set.StepS
+	}
 	r.hist = ode.NewHistory(s.dim, maxDelay, before)
 	hl := histLag{r.hist}
 	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, y0), Func: func(dst *mat.VecDense, t float64, y mat.Vector) {
 		s.field(dst.RawVector().Data, y.(*mat.VecDense).RawVector().Data, t, hl)
 	}}
-	dp := ode.NewDormandPrince(ode.Settings{RelTol: set.RelTol, AbsTol: set.AbsTol, MaxStep: maxStep})
+	dp := ode.NewDormandPrince(ds)
 	r.tot = make([]classTotals, s.m)
 	r.lt = make([]linkTotals, len(n.Links))
 	r.tail = [2]*stats{newStats(s.m, len(n.Links)), newStats(s.m, len(n.Links))}

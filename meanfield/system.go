@@ -33,6 +33,7 @@ type system struct {
 	ack  []float64  // ACK rate per flow, W(t−τ)/τ(t−τ), packets/s
 	seen []float64  // loss probability the ACKs report, p(t−τ)
 	lam  []float64  // arrival rate at each link, packets/s
+	sums []rateSum  // scratch of observe: each link's arrivals being summed
 	der  [3]float64 // scratch of avgAt
 }
 
@@ -101,6 +102,7 @@ func newSystem(n *Network, quasi bool) *system {
 	s.ack = make([]float64, s.m)
 	s.seen = make([]float64, s.m)
 	s.lam = make([]float64, len(n.Links))
+	s.sums = make([]rateSum, len(n.Links))
 	return s
 }
 
@@ -155,13 +157,13 @@ func (s *system) logKeepAt(i, l int, t float64, lg lagger) float64 {
 		keep += math.Log1p(-redProb(L.RED, s.avgAt(i, l, t, lg)))
 	}
 	if s.full(l, lg.lag(i, s.q[l], t)) {
-		lam := 0.0
+		var sum rateSum
 		for _, j := range s.via[l] {
 			if s.activeAt(j, t) {
-				lam += s.net.Classes[j].Flows * math.Max(lg.lag(i, j, t), 0) / s.lagRTT(i, j, t, lg)
+				sum.add(s.net.Classes[j].Flows, math.Max(lg.lag(i, j, t), 0)/s.lagRTT(i, j, t, lg))
 			}
 		}
-		if c := L.CapacityPktsPerS; lam > c {
+		if c, lam := L.CapacityPktsPerS, sum.value(); lam > c {
 			keep += math.Log(c / lam)
 		}
 	}
@@ -193,8 +195,8 @@ func (s *system) avgNow(l int, t float64, y []float64, lg lagger) float64 {
 
 // observe computes the per-class and per-link quantities at (t, y).
 func (s *system) observe(t float64, y []float64, lg lagger) {
-	for l := range s.lam {
-		s.lam[l] = 0
+	for l := range s.sums {
+		s.sums[l] = rateSum{}
 	}
 	for i := range s.m {
 		c := &s.net.Classes[i]
@@ -216,10 +218,33 @@ func (s *system) observe(t float64, y []float64, lg lagger) {
 			s.seen[i] = -math.Expm1(keep)
 		}
 		for _, l := range c.Links {
-			s.lam[l] += c.Flows * s.rate[i]
+			s.sums[l].add(c.Flows, s.rate[i])
 		}
 	}
+	for l := range s.lam {
+		s.lam[l] = s.sums[l].value()
+	}
 }
+
+// rateSum is a sum Σ n·r of flow counts n times per-flow rates r in double-double: the
+// products' rounding errors by FMA and the additions' by Knuth's TwoSum, so that the
+// rounded result is the exact sum's, whatever the order of the terms and however the
+// flows are grouped (one term n·r or n terms r), but within about 2⁻¹⁰⁰ of a rounding
+// tie. A drop-tail queue switches between filling and overflowing at its buffer, and
+// would turn a last-bit difference between groupings of the same flows into a
+// different run.
+type rateSum struct{ hi, lo float64 }
+
+func (s *rateSum) add(n, r float64) {
+	p := n * r
+	pe := math.FMA(n, r, -p) // n·r = p + pe exactly
+	t := s.hi + p
+	b := t - s.hi
+	s.lo += (s.hi - (t - b)) + (p - b) + pe
+	s.hi = t
+}
+
+func (s *rateSum) value() float64 { return s.hi + s.lo }
 
 // field writes dy/dt at (t, y): for class i
 //
