@@ -108,6 +108,10 @@ func TestFromScenarioRefuses(t *testing.T) {
 		{"flows[3].size", func(sc *model.Scenario) { sc.Flows[3].SizeBytes = 1e6 }},
 		{"flows[2]: packets of", func(sc *model.Scenario) { sc.Flows[2].MSSBytes = 1000 }},
 		{"not a memoryless window rule", func(sc *model.Scenario) { sc.Flows[1].Algorithm = "cubic" }},
+		{"links[0].queue: the codel queue", func(sc *model.Scenario) {
+			sc.Links[0].Queue, sc.Links[0].RED = model.QueueCoDel, model.RED{}
+		}},
+		{"links[0].ecn: ECN marking", func(sc *model.Scenario) { sc.Links[0].ECN = true }},
 	} {
 		sc := hmtgScenario(10)
 		c.change(sc)
