@@ -398,7 +398,7 @@ func (r *simRun) accumulate(a, b float64, st *stats, totals bool) {
 			}
 		}
 		for l := range s.net.Links {
-			q := s.clampQ(l, y[s.q[l]])
+			q := s.clampQ(l, s.queue(l, y))
 			avg := s.avgNow(l, t, y, histLag{r.hist})
 			mark := s.markNow(l, t, y, histLag{r.hist})
 			dep := s.departures(l, y)
@@ -428,7 +428,7 @@ func (r *simRun) sample(t float64, y []float64) {
 		smp.CwndPkts[i], smp.RTTS[i], smp.LossP[i] = y[i], s.tau[i], s.seen[i]
 	}
 	for l := range L {
-		smp.QueuePkts[l] = s.clampQ(l, y[s.q[l]])
+		smp.QueuePkts[l] = s.clampQ(l, s.queue(l, y))
 		smp.AvgQueuePkts[l] = s.avgNow(l, t, y, histLag{r.hist})
 		smp.MarkP[l] = s.markNow(l, t, y, histLag{r.hist})
 	}
@@ -465,7 +465,7 @@ func (r *simRun) result(eq *Equilibrium) (*Result, error) {
 	}
 	for l := range n.Links {
 		dur := both(func(st *stats) float64 { return st.dur })
-		lr := LinkResult{Name: n.Links[l].name(l), FinalQueuePkts: s.clampQ(l, y[s.q[l]]),
+		lr := LinkResult{Name: n.Links[l].name(l), FinalQueuePkts: s.clampQ(l, s.queue(l, y)),
 			MinQueuePkts: math.Min(r.tail[0].qMin[l], r.tail[1].qMin[l]), MaxQueuePkts: math.Max(r.tail[0].qMax[l], r.tail[1].qMax[l])}
 		if dur > 0 {
 			lr.MeanQueuePkts = both(func(st *stats) float64 { return st.queue[l] }) / dur

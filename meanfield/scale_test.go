@@ -229,3 +229,34 @@ func TestStepRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMillionFlowsEmptyingQueue: a drop-tail buffer of a quarter BDP empties every
+// cycle, a kink the adaptive step must resolve to the absolute tolerance. Queues are held
+// per flow crossing the link, so 10⁶ flows on 10⁶ times the capacity take the steps of
+// one flow (in packets, the steps would shrink with the flows, below the solver's minimum
+// at 10⁶) and give its window to the integration's accuracy, ≤ 10³·RelTol.
+func TestMillionFlowsEmptyingQueue(t *testing.T) {
+	var res [2]*Result
+	for k, n := range []float64{1, 1e6} {
+		c := 833.3 * n
+		net := &Network{Links: []Link{{CapacityPktsPerS: c, BufferPkts: 0.25 * c * 0.1}},
+			Classes: []Class{{Law: Reno(), Flows: n, PropRTTS: 0.1, Links: []int{0}}}}
+		var err error
+		if res[k], err = Simulate(context.Background(), net, Settings{DurationS: 300, RelTol: 1e-9, AbsTol: 1e-9}); err != nil {
+			t.Fatalf("%v flows: %v", n, err)
+		}
+	}
+	one, many := res[0], res[1]
+	t.Logf("window %.9g and %.9g packets, utilisation %.6f and %.6f, queue [%.3g, %.3g] packets per flow; %d and %d steps",
+		one.Classes[0].MeanCwndPkts, many.Classes[0].MeanCwndPkts, one.Links[0].Utilisation, many.Links[0].Utilisation,
+		many.Links[0].MinQueuePkts/1e6, many.Links[0].MaxQueuePkts/1e6, one.Steps, many.Steps)
+	if one.Links[0].MinQueuePkts > 0 || one.Links[0].Utilisation > 0.99 {
+		t.Errorf("the queue does not empty: min %v packets, utilisation %v", one.Links[0].MinQueuePkts, one.Links[0].Utilisation)
+	}
+	if e := relErr(many.Classes[0].MeanCwndPkts, one.Classes[0].MeanCwndPkts); e > 1e-6 {
+		t.Errorf("10⁶ flows' window %v packets, one flow's %v: %.3g apart, want ≤ 1e-6", many.Classes[0].MeanCwndPkts, one.Classes[0].MeanCwndPkts, e)
+	}
+	if d := many.Steps - one.Steps; d > one.Steps/10 || d < -one.Steps/10 {
+		t.Errorf("%d steps for 10⁶ flows, %d for one, want within 10%%", many.Steps, one.Steps)
+	}
+}
