@@ -54,3 +54,27 @@ func ExampleRunScenario() {
 	// long path: mean window 129 packets, 4.2 Mb/s
 	// bottleneck utilisation 0.84
 }
+
+// ExampleRounds: the work of 10⁵ identical flows is one class's, 100 s over a 100 ms
+// round trip.
+func ExampleRounds() {
+	sc := &model.Scenario{Name: "rounds", DurationS: 100,
+		Links: []model.Link{{Name: "bottleneck", CapacityBps: 1e13, DelayS: 0.05, BufferPkts: 1e8}},
+		Paths: []model.Path{{Name: "p", Links: []string{"bottleneck"}}}}
+	sc.Flows = make([]model.Flow, 100_000)
+	for i := range sc.Flows {
+		sc.Flows[i] = model.Flow{Algorithm: "reno", Path: "p"}
+	}
+	if err := sc.Validate(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	rounds, err := meanfield.Rounds(sc)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d flows: %.0f round trips\n", len(sc.Flows), rounds)
+	// Output:
+	// 100000 flows: 1000 round trips
+}

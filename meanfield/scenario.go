@@ -248,3 +248,26 @@ func trace(sc *model.Scenario, net *Network, classOf []int, res *Result) []model
 	}
 	return out
 }
+
+// Rounds is the round trips a run of the validated scenario integrates: over its classes
+// (FromScenario), each class's active time over its propagation RTT. Flows in a class
+// cost nothing more, so 10⁶ flows in three classes are three classes' rounds. It is the
+// mean-field form's measure of what the hybrid form counts per flow (a run's steps are
+// at least duration/smallest RTT and, with the default tolerances, a few times that).
+// Errors are FromScenario's.
+func Rounds(sc *model.Scenario) (float64, error) {
+	net, _, err := FromScenario(sc)
+	if err != nil {
+		return 0, err
+	}
+	rounds := 0.0
+	for i := range net.Classes {
+		c := &net.Classes[i]
+		end := sc.DurationS
+		if c.StopS > 0 {
+			end = c.StopS
+		}
+		rounds += math.Max(end-c.StartS, 0) / c.PropRTTS
+	}
+	return rounds, nil
+}

@@ -124,3 +124,25 @@ func TestFromScenarioRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestRounds: a run's round trips are its classes', each over its active time: 60 flows
+// on the 200 ms path for 100 s, and 10 on a 400 ms path from 20 s to 60 s.
+func TestRounds(t *testing.T) {
+	sc := hmtgScenario(100)
+	sc.Links = append(sc.Links, model.Link{Name: "far", CapacityBps: 1e8, DelayS: 0.1, BufferPkts: 1000})
+	sc.Paths = append(sc.Paths, model.Path{Name: "long", Links: []string{"far", "bottleneck"}})
+	for range 10 {
+		sc.Flows = append(sc.Flows, model.Flow{Algorithm: "reno", Path: "long", MSSBytes: 500, StartS: 20, StopS: 60})
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Rounds(sc)
+	if want := 100/0.2 + 40/0.4; err != nil || relErr(got, want) > 1e-12 {
+		t.Errorf("Rounds = %v, %v; want %v", got, err, want)
+	}
+	sc.Flows[0].Algorithm = "cubic"
+	if _, err := Rounds(sc); !errors.Is(err, ErrNoMeanField) {
+		t.Errorf("Rounds of a CUBIC flow: %v, want ErrNoMeanField", err)
+	}
+}
