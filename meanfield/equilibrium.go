@@ -293,9 +293,9 @@ func (s *system) equilibrium() (*Equilibrium, error) {
 			eq.Note = fmt.Sprintf("link %s sits on RED's min_thresh kink", L.name(l))
 		}
 		eq.Links = append(eq.Links, le)
-		eq.y[s.q[l]] = e.q
+		eq.y[s.q[l]] = e.q / s.unit[l]
 		if xi := s.x[l]; xi >= 0 {
-			eq.y[xi] = e.q
+			eq.y[xi] = e.q / s.unit[l]
 		}
 	}
 	return eq, nil

@@ -45,6 +45,15 @@ type Settings struct {
 	Perturb         float64
 	// RelTol and AbsTol are the Dormand–Prince tolerances (packets); defaults 1e-6.
 	RelTol, AbsTol float64
+	// StepS fixes the step, s: 0 (the default) controls it by the tolerances. It may not
+	// exceed the smallest propagation RTT, which bounds every step (the look-backs must
+	// fall in stored steps). The adaptive controller's error norm is a mean over the
+	// state's components, one window per class, so it weights a class of 10⁶ flows as
+	// one flow: the same flows grouped into fewer classes take other steps and agree only
+	// to the integration's accuracy (1e-5 at RelTol 1e-9 in TestGroupingInvariance's RED
+	// scenario). With a fixed step every grouping takes the same steps and gives each
+	// flow the same figures to rounding.
+	StepS float64
 	// MaxSteps bounds the accepted steps; default 10,000,000.
 	MaxSteps int
 }
@@ -67,6 +76,8 @@ func (set *Settings) resolve() error {
 		return fmt.Errorf("%w: relative tolerance %v, want 0 (default 1e-6) to 0.1", ErrNetwork, set.RelTol)
 	case !finite(set.AbsTol) || set.AbsTol < 0:
 		return fmt.Errorf("%w: absolute tolerance %v packets, want ≥ 0 (0: default 1e-6)", ErrNetwork, set.AbsTol)
+	case !finite(set.StepS) || set.StepS < 0:
+		return fmt.Errorf("%w: step %v s, want 0 (adaptive) or a fixed step > 0", ErrNetwork, set.StepS)
 	case set.MaxSteps < 0:
 		return fmt.Errorf("%w: max steps %d, want ≥ 0 (0: default 10,000,000)", ErrNetwork, set.MaxSteps)
 	}
@@ -263,12 +274,19 @@ func (r *simRun) run(ctx context.Context) (*Result, error) {
 		}
 		maxDelay = math.Max(maxDelay, d)
 	}
+	ds := ode.Settings{RelTol: set.RelTol, AbsTol: set.AbsTol, MaxStep: maxStep}
+	if set.StepS > 0 {
+		if set.StepS > maxStep {
+			return nil, fmt.Errorf("%w: step %v s, want at most the smallest propagation RTT, %v s", ErrNetwork, set.StepS, maxStep)
+		}
+		ds.FixedStep, ds.InitialStep, ds.MaxStep = true, set.StepS, set.StepS
+	}
 	r.hist = ode.NewHistory(s.dim, maxDelay, before)
 	hl := histLag{r.hist}
 	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, y0), Func: func(dst *mat.VecDense, t float64, y mat.Vector) {
 		s.field(dst.RawVector().Data, y.(*mat.VecDense).RawVector().Data, t, hl)
 	}}
-	dp := ode.NewDormandPrince(ode.Settings{RelTol: set.RelTol, AbsTol: set.AbsTol, MaxStep: maxStep})
+	dp := ode.NewDormandPrince(ds)
 	r.tot = make([]classTotals, s.m)
 	r.lt = make([]linkTotals, len(n.Links))
 	r.tail = [2]*stats{newStats(s.m, len(n.Links)), newStats(s.m, len(n.Links))}
@@ -380,7 +398,7 @@ func (r *simRun) accumulate(a, b float64, st *stats, totals bool) {
 			}
 		}
 		for l := range s.net.Links {
-			q := s.clampQ(l, y[s.q[l]])
+			q := s.clampQ(l, s.queue(l, y))
 			avg := s.avgNow(l, t, y, histLag{r.hist})
 			mark := s.markNow(l, t, y, histLag{r.hist})
 			dep := s.departures(l, y)
@@ -410,7 +428,7 @@ func (r *simRun) sample(t float64, y []float64) {
 		smp.CwndPkts[i], smp.RTTS[i], smp.LossP[i] = y[i], s.tau[i], s.seen[i]
 	}
 	for l := range L {
-		smp.QueuePkts[l] = s.clampQ(l, y[s.q[l]])
+		smp.QueuePkts[l] = s.clampQ(l, s.queue(l, y))
 		smp.AvgQueuePkts[l] = s.avgNow(l, t, y, histLag{r.hist})
 		smp.MarkP[l] = s.markNow(l, t, y, histLag{r.hist})
 	}
@@ -447,7 +465,7 @@ func (r *simRun) result(eq *Equilibrium) (*Result, error) {
 	}
 	for l := range n.Links {
 		dur := both(func(st *stats) float64 { return st.dur })
-		lr := LinkResult{Name: n.Links[l].name(l), FinalQueuePkts: s.clampQ(l, y[s.q[l]]),
+		lr := LinkResult{Name: n.Links[l].name(l), FinalQueuePkts: s.clampQ(l, s.queue(l, y)),
 			MinQueuePkts: math.Min(r.tail[0].qMin[l], r.tail[1].qMin[l]), MaxQueuePkts: math.Max(r.tail[0].qMax[l], r.tail[1].qMax[l])}
 		if dur > 0 {
 			lr.MeanQueuePkts = both(func(st *stats) float64 { return st.queue[l] }) / dur

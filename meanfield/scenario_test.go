@@ -108,6 +108,10 @@ func TestFromScenarioRefuses(t *testing.T) {
 		{"flows[3].size", func(sc *model.Scenario) { sc.Flows[3].SizeBytes = 1e6 }},
 		{"flows[2]: packets of", func(sc *model.Scenario) { sc.Flows[2].MSSBytes = 1000 }},
 		{"not a memoryless window rule", func(sc *model.Scenario) { sc.Flows[1].Algorithm = "cubic" }},
+		{"links[0].queue: the codel queue", func(sc *model.Scenario) {
+			sc.Links[0].Queue, sc.Links[0].RED = model.QueueCoDel, model.RED{}
+		}},
+		{"links[0].ecn: ECN marking", func(sc *model.Scenario) { sc.Links[0].ECN = true }},
 	} {
 		sc := hmtgScenario(10)
 		c.change(sc)
@@ -118,5 +122,27 @@ func TestFromScenarioRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !(errors.Is(err, model.ErrScenario) || errors.Is(err, ErrNoMeanField)) {
 			t.Errorf("%s: %v, want a scenario or no-mean-field error naming it", c.want, err)
 		}
+	}
+}
+
+// TestRounds: a run's round trips are its classes', each over its active time: 60 flows
+// on the 200 ms path for 100 s, and 10 on a 400 ms path from 20 s to 60 s.
+func TestRounds(t *testing.T) {
+	sc := hmtgScenario(100)
+	sc.Links = append(sc.Links, model.Link{Name: "far", CapacityBps: 1e8, DelayS: 0.1, BufferPkts: 1000})
+	sc.Paths = append(sc.Paths, model.Path{Name: "long", Links: []string{"far", "bottleneck"}})
+	for range 10 {
+		sc.Flows = append(sc.Flows, model.Flow{Algorithm: "reno", Path: "long", MSSBytes: 500, StartS: 20, StopS: 60})
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Rounds(sc)
+	if want := 100/0.2 + 40/0.4; err != nil || relErr(got, want) > 1e-12 {
+		t.Errorf("Rounds = %v, %v; want %v", got, err, want)
+	}
+	sc.Flows[0].Algorithm = "cubic"
+	if _, err := Rounds(sc); !errors.Is(err, ErrNoMeanField) {
+		t.Errorf("Rounds of a CUBIC flow: %v, want ErrNoMeanField", err)
 	}
 }

@@ -10,8 +10,9 @@ import (
 //
 //	y = [W_0 … W_{M−1} | q_0 (x_0) | q_1 (x_1) | …]
 //
-// with class i's window W_i (packets), link l's queue q_l (packets) and, for RED links,
-// its averaged queue x_l (packets).
+// with class i's window W_i (packets), link l's queue q_l and, for RED links, its
+// averaged queue x_l, both in units of unit[l] packets (queue and lagQueue read them in
+// packets).
 type system struct {
 	net    *Network
 	m      int    // classes
@@ -19,6 +20,7 @@ type system struct {
 	quasi  []bool // RED average read from the queue's history instead (quasiStaticKTau)
 	dim    int
 	buf    []float64 // link buffers, +Inf for none
+	unit   []float64 // packets per state unit of each link's queue and RED average
 	gain   []float64 // RED gains K, 1/s
 	cap    []float64 // class window caps, +Inf for none
 	stop   []float64 // class stop times, +Inf for none
@@ -33,6 +35,7 @@ type system struct {
 	ack  []float64  // ACK rate per flow, W(t−τ)/τ(t−τ), packets/s
 	seen []float64  // loss probability the ACKs report, p(t−τ)
 	lam  []float64  // arrival rate at each link, packets/s
+	sums []rateSum  // scratch of observe: each link's arrivals being summed
 	der  [3]float64 // scratch of avgAt
 }
 
@@ -50,9 +53,9 @@ type lagger interface {
 // queue's variation over an RTT, while an explicit solver would need K·T/3.3 steps.
 const quasiStaticKTau = 100
 
-// newSystem lays out n; quasi allows the quasi-static RED average (simulation only: the
-// linearisation keeps the average as a state, except without averaging, K = ∞, where
-// the average is the queue).
+// newSystem lays out n; quasi allows the quasi-static RED average and holds queues per
+// flow (simulation only: the linearisation keeps the average as a state, except without
+// averaging, K = ∞, where the average is the queue, and its queues in packets).
 func newSystem(n *Network, quasi bool) *system {
 	s := &system{net: n, m: len(n.Classes)}
 	s.dim = s.m
@@ -66,6 +69,18 @@ func newSystem(n *Network, quasi bool) *system {
 		s.q = append(s.q, s.dim)
 		s.dim++
 		s.buf = append(s.buf, n.Links[l].buffer())
+		// A simulation holds queues per flow crossing the link, so that the solver's
+		// absolute tolerance means the same at 10 flows and at 10⁶: in packets, the kink
+		// of a queue that empties would need steps ∝ 1/flows, below the solver's
+		// minimum at 10⁶ flows. The linearisation keeps packets.
+		unit := 1.0
+		if quasi {
+			for _, i := range s.via[l] {
+				unit += n.Classes[i].Flows
+			}
+			unit = math.Max(unit-1, 1)
+		}
+		s.unit = append(s.unit, unit)
 		if n.Links[l].RED == nil {
 			s.x, s.gain, s.quasi = append(s.x, -1), append(s.gain, 0), append(s.quasi, false)
 			continue
@@ -101,6 +116,7 @@ func newSystem(n *Network, quasi bool) *system {
 	s.ack = make([]float64, s.m)
 	s.seen = make([]float64, s.m)
 	s.lam = make([]float64, len(n.Links))
+	s.sums = make([]rateSum, len(n.Links))
 	return s
 }
 
@@ -116,6 +132,14 @@ func (s *system) setActive(t float64) {
 	}
 }
 
+// queue is link l's queue in state y, packets.
+func (s *system) queue(l int, y []float64) float64 { return y[s.q[l]] * s.unit[l] }
+
+// lagQueue is link l's queue at time t as class i's look-back reads it, packets.
+func (s *system) lagQueue(i, l int, t float64, lg lagger) float64 {
+	return lg.lag(i, s.q[l], t) * s.unit[l]
+}
+
 // clampQ is a queue value within [0, B].
 func (s *system) clampQ(l int, q float64) float64 { return math.Min(math.Max(q, 0), s.buf[l]) }
 
@@ -124,7 +148,7 @@ func (s *system) rtt(i int, y []float64) float64 {
 	c := &s.net.Classes[i]
 	tau := c.PropRTTS
 	for _, l := range c.Links {
-		tau += s.clampQ(l, y[s.q[l]]) / s.net.Links[l].CapacityPktsPerS
+		tau += s.clampQ(l, s.queue(l, y)) / s.net.Links[l].CapacityPktsPerS
 	}
 	return tau
 }
@@ -134,7 +158,7 @@ func (s *system) lagRTT(i, j int, t float64, lg lagger) float64 {
 	c := &s.net.Classes[j]
 	tau := c.PropRTTS
 	for _, l := range c.Links {
-		tau += s.clampQ(l, lg.lag(i, s.q[l], t)) / s.net.Links[l].CapacityPktsPerS
+		tau += s.clampQ(l, s.lagQueue(i, l, t, lg)) / s.net.Links[l].CapacityPktsPerS
 	}
 	return tau
 }
@@ -154,14 +178,14 @@ func (s *system) logKeepAt(i, l int, t float64, lg lagger) float64 {
 	if L.RED != nil {
 		keep += math.Log1p(-redProb(L.RED, s.avgAt(i, l, t, lg)))
 	}
-	if s.full(l, lg.lag(i, s.q[l], t)) {
-		lam := 0.0
+	if s.full(l, s.lagQueue(i, l, t, lg)) {
+		var sum rateSum
 		for _, j := range s.via[l] {
 			if s.activeAt(j, t) {
-				lam += s.net.Classes[j].Flows * math.Max(lg.lag(i, j, t), 0) / s.lagRTT(i, j, t, lg)
+				sum.add(s.net.Classes[j].Flows, math.Max(lg.lag(i, j, t), 0)/s.lagRTT(i, j, t, lg))
 			}
 		}
-		if c := L.CapacityPktsPerS; lam > c {
+		if c, lam := L.CapacityPktsPerS, sum.value(); lam > c {
 			keep += math.Log(c / lam)
 		}
 	}
@@ -172,29 +196,29 @@ func (s *system) logKeepAt(i, l int, t float64, lg lagger) float64 {
 // −1: now), packets.
 func (s *system) avgAt(i, l int, t float64, lg lagger) float64 {
 	if xi := s.x[l]; xi >= 0 {
-		return lg.lag(i, xi, t)
+		return lg.lag(i, xi, t) * s.unit[l]
 	}
 	d := s.der[:]
 	lg.derivs(i, s.q[l], t, d)
 	k := s.gain[l]
-	return s.clampQ(l, d[0]-d[1]/k+d[2]/(k*k))
+	return s.clampQ(l, (d[0]-d[1]/k+d[2]/(k*k))*s.unit[l])
 }
 
 // avgNow is RED's average at link l in state y at time t (the queue without RED).
 func (s *system) avgNow(l int, t float64, y []float64, lg lagger) float64 {
 	switch {
 	case s.net.Links[l].RED == nil:
-		return s.clampQ(l, y[s.q[l]])
+		return s.clampQ(l, s.queue(l, y))
 	case s.x[l] >= 0:
-		return y[s.x[l]]
+		return y[s.x[l]] * s.unit[l]
 	}
 	return s.avgAt(-1, l, t, lg)
 }
 
 // observe computes the per-class and per-link quantities at (t, y).
 func (s *system) observe(t float64, y []float64, lg lagger) {
-	for l := range s.lam {
-		s.lam[l] = 0
+	for l := range s.sums {
+		s.sums[l] = rateSum{}
 	}
 	for i := range s.m {
 		c := &s.net.Classes[i]
@@ -216,10 +240,33 @@ func (s *system) observe(t float64, y []float64, lg lagger) {
 			s.seen[i] = -math.Expm1(keep)
 		}
 		for _, l := range c.Links {
-			s.lam[l] += c.Flows * s.rate[i]
+			s.sums[l].add(c.Flows, s.rate[i])
 		}
 	}
+	for l := range s.lam {
+		s.lam[l] = s.sums[l].value()
+	}
 }
+
+// rateSum is a sum Σ n·r of flow counts n times per-flow rates r in double-double: the
+// products' rounding errors by FMA and the additions' by Knuth's TwoSum, so that the
+// rounded result is the exact sum's, whatever the order of the terms and however the
+// flows are grouped (one term n·r or n terms r), but within about 2⁻¹⁰⁰ of a rounding
+// tie. A drop-tail queue switches between filling and overflowing at its buffer, and
+// would turn a last-bit difference between groupings of the same flows into a
+// different run.
+type rateSum struct{ hi, lo float64 }
+
+func (s *rateSum) add(n, r float64) {
+	p := n * r
+	pe := math.FMA(n, r, -p) // n·r = p + pe exactly
+	t := s.hi + p
+	b := t - s.hi
+	s.lo += (s.hi - (t - b)) + (p - b) + pe
+	s.hi = t
+}
+
+func (s *rateSum) value() float64 { return s.hi + s.lo }
 
 // field writes dy/dt at (t, y): for class i
 //
@@ -244,14 +291,14 @@ func (s *system) field(dy, y []float64, t float64, lg lagger) {
 	}
 	for l := range s.net.Links {
 		qi := s.q[l]
-		q := y[qi]
+		q := s.queue(l, y)
 		d := s.lam[l] - s.net.Links[l].CapacityPktsPerS
 		if (q <= 0 && d < 0) || (s.full(l, q) && d > 0) {
 			d = 0
 		}
-		dy[qi] = d
+		dy[qi] = d / s.unit[l]
 		if xi := s.x[l]; xi >= 0 {
-			dy[xi] = s.gain[l] * (s.clampQ(l, q) - y[xi])
+			dy[xi] = s.gain[l] * (s.clampQ(l, q)/s.unit[l] - y[xi])
 		}
 	}
 }
@@ -264,7 +311,7 @@ func (s *system) markNow(l int, t float64, y []float64, lg lagger) float64 {
 	if L.RED != nil {
 		keep += math.Log1p(-redProb(L.RED, s.avgNow(l, t, y, lg)))
 	}
-	if s.full(l, y[s.q[l]]) && s.lam[l] > L.CapacityPktsPerS {
+	if s.full(l, s.queue(l, y)) && s.lam[l] > L.CapacityPktsPerS {
 		keep += math.Log(L.CapacityPktsPerS / s.lam[l])
 	}
 	return -math.Expm1(keep)
