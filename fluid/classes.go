@@ -2,6 +2,7 @@ package fluid
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tcpfluid/tcpfluid/model"
 )
@@ -38,4 +39,33 @@ func (s *system) classesAllowed() bool {
 		}
 	}
 	return true
+}
+
+// Classes is, for each flow of sc, the index of the first flow of the class Run
+// integrates it in (the flow itself when it has none): what a run with set costs is one
+// flow per class.
+func Classes(sc *model.Scenario, set Settings) []int {
+	s := &system{sc: sc, set: set}
+	paths := make(map[string][]int, len(sc.Paths))
+	ok := true
+	for i, p := range sc.Paths {
+		paths[p.Name] = sc.PathLinks(i)
+		ok = ok && !slices.Contains(paths[p.Name], -1)
+	}
+	first := map[string]int{}
+	out := make([]int, len(sc.Flows))
+	for i := range sc.Flows {
+		out[i] = i
+		if !ok {
+			continue // an unknown link: Run refuses the scenario
+		}
+		if key, ok := s.classKey(i, paths); ok {
+			if j, seen := first[key]; seen {
+				out[i] = j
+			} else {
+				first[key] = i
+			}
+		}
+	}
+	return out
 }

@@ -28,7 +28,8 @@ import (
 //	        max_thresh (packets), max_p, q_weight}, loss: {model: none | random | periodic,
 //	        p: 1e-5}
 //	paths:  name, links: [l0, l1]
-//	flows:  name, algorithm, params: {name: value}, path, start, stop (0: the end),
+//	flows:  name, count (N identical flows named name#0 … name#N−1), algorithm,
+//	        params: {name: value}, path, start, stop (0: the end),
 //	        size (50MB; 0: long-lived), mss (552B), header_bytes (40B: TCP/IP header on the
 //	        wire per data packet, and the ACK size; default 0), rwnd (64KB, bytes) or
 //	        rwnd_pkts (8000, packets of mss, as ns-2's window_), window_scaling (true |
@@ -293,9 +294,14 @@ func (d *yamlDecoder) scenario(doc *yaml.Node, s *Scenario) error {
 		{"flows", func(n *yaml.Node, at string) error {
 			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
 				var f Flow
-				err := d.flow(n, at, &f)
-				s.Flows = append(s.Flows, f)
-				return err
+				count := 1.0
+				err := d.flow(n, at, &f, &count)
+				if err != nil {
+					s.Flows = append(s.Flows, f)
+					return err
+				}
+				s.Flows = appendCount(s.Flows, f, int(count))
+				return nil
 			})
 		}},
 		{"cbr", func(n *yaml.Node, at string) error {
@@ -419,11 +425,12 @@ func (d *yamlDecoder) queue(n *yaml.Node, at string, l *Link, kind *string) erro
 	return nil
 }
 
-func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
+func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow, count *float64) error {
 	var rwndPkts float64
 	rwndPktsSet := false
 	err := d.mapping(n, at, []field{
 		{"name", d.text(&f.Name)},
+		{"count", d.quantity(count, ParseNumber)},
 		{"algorithm", d.text(&f.Algorithm)},
 		{"params", func(n *yaml.Node, at string) error {
 			n = resolveAlias(n)
@@ -470,8 +477,14 @@ func (d *yamlDecoder) flow(n *yaml.Node, at string, f *Flow) error {
 		{"ecn", d.flag(&f.ECN)},
 		{"pacing", d.flag(&f.Pacing)},
 	})
-	if err != nil || !rwndPktsSet {
+	if err != nil {
 		return err
+	}
+	if c := *count; c < 1 || c > MaxFlowCount || c != math.Trunc(c) {
+		return fmt.Errorf("%w: line %d: %s.count = %v, want a whole number in [1, %g]", ErrScenario, d.lines[at+".count"], at, c, float64(MaxFlowCount))
+	}
+	if !rwndPktsSet {
+		return nil
 	}
 	line := d.lines[at+".rwnd_pkts"]
 	if _, both := d.lines[at+".rwnd"]; both {
@@ -580,9 +593,14 @@ func WriteScenarioYAML(w io.Writer, s *Scenario) error {
 	}
 	put(doc, "paths", paths)
 	flows := seq()
-	for _, f := range s.Flows {
+	for i := 0; i < len(s.Flows); {
+		f, n := foldCount(s.Flows[i:])
+		i += n
 		m := mapping()
 		put(m, "name", str(f.Name))
+		if n > 1 {
+			put(m, "count", num(float64(n)))
+		}
 		put(m, "algorithm", str(f.Algorithm))
 		if len(f.Params) > 0 {
 			params := mapping()

@@ -73,7 +73,7 @@ func runAction(c *cli.Context) error {
 	case series:
 		sample = sc.DurationS / 1000
 	}
-	if err := checkScenarioWork(c, sc, engine, sample); err != nil {
+	if err := checkScenarioWork(c, sc, engine, form, sample); err != nil {
 		return err
 	}
 	var trace *os.File

@@ -118,10 +118,10 @@ func validateAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := checkScenarioWork(c, sc, "fluid", 0); err != nil {
+		if err := checkScenarioWork(c, sc, "fluid", "", 0); err != nil {
 			return err
 		}
-		if err := checkScenarioWork(c, sc, "packet", 0); err != nil {
+		if err := checkScenarioWork(c, sc, "packet", "", 0); err != nil {
 			return err
 		}
 		bar := startProgress(c, "validate "+sc.Name, 0)

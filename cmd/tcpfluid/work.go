@@ -7,6 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
+	"github.com/tcpfluid/tcpfluid/meanfield"
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -141,8 +143,9 @@ func beyond(c *cli.Context, what string, need float64, flag, fix string) error {
 }
 
 // checkScenarioWork refuses a run of sc in engine whose trace (every sampleS; 0: none),
-// round trips or packets are beyond the command's bounds.
-func checkScenarioWork(c *cli.Context, sc *model.Scenario, engine string, sampleS float64) error {
+// round trips or packets are beyond the command's bounds. form is the fluid form of a run
+// (identical flows then count once), "" for validate's per-flow bound.
+func checkScenarioWork(c *cli.Context, sc *model.Scenario, engine, form string, sampleS float64) error {
 	w := estimateScenario(sc)
 	if sampleS > 0 {
 		if err := beyond(c, fmt.Sprintf("trace rows (%s / %s sampling, %g rows a sample)", model.FormatDuration(sc.DurationS),
@@ -150,11 +153,34 @@ func checkScenarioWork(c *cli.Context, sc *model.Scenario, engine string, sample
 			return err
 		}
 	}
-	switch engine {
-	case "fluid":
+	switch {
+	case engine == "fluid" && form == fluid.FormMeanField:
+		// Identical flows are one class of the mean-field form, which costs what one flow costs.
+		r, err := meanfield.Rounds(sc)
+		if err != nil {
+			return settingsError(err)
+		}
+		return beyond(c, fmt.Sprintf("round trips of the mean-field form (%s over %s, counted per class)", plural(len(sc.Flows), "flow"),
+			model.FormatDuration(sc.DurationS)), r, "max-rounds", "run shorter (--duration)")
+	case engine == "fluid" && form != "":
+		// Identical flows run as one class (fluid.Classes): a class costs one flow's rounds.
+		rounds, classes := 0.0, 0
+		for i, first := range fluid.Classes(sc, fluid.Settings{}) {
+			if first == i {
+				rounds += w.flowRounds[i]
+				classes++
+			}
+		}
+		what := plural(len(sc.Flows), "flow")
+		if classes < len(sc.Flows) {
+			what += fmt.Sprintf(" in %d classes of identical flows", classes)
+		}
+		return beyond(c, fmt.Sprintf("round trips of the fluid engine (%s over %s)", what, model.FormatDuration(sc.DurationS)),
+			rounds, "max-rounds", "run shorter (--duration)")
+	case engine == "fluid":
 		return beyond(c, fmt.Sprintf("round trips of the fluid engine (%s over %s)", plural(len(sc.Flows), "flow"), model.FormatDuration(sc.DurationS)),
 			w.rounds, "max-rounds", "run shorter (--duration)")
-	case "packet":
+	case engine == "packet":
 		return beyond(c, fmt.Sprintf("packet transmissions of the packet engine (%s)", model.FormatDuration(sc.DurationS)),
 			w.packets, "max-packets", "run shorter (--duration)")
 	}
