@@ -20,10 +20,14 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 		}
 		return
 	}
+	w0 := f.window(t, math.Min(x[f.sub], f.rwnd))
 	s.countLoss(f, t, x)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
 	f.holes = 1
+	if s.simRecovers(f) {
+		f.sr.start(f.recovery, t, f.rtt, w0, math.Min(x[f.sub], f.rwnd))
+	}
 }
 
 // timesOut reports whether a sender repairing a window with holes lost packets waits for
@@ -32,10 +36,11 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 // ACKs (RFC 6582), and its timer restarts at the first partial ACK only (the "impatient"
 // variant, as ns-2's and the packet engine's senders), so it fires when the remaining holes
 // take longer than one RTO, max(model.MinRTOS, RTT). Tahoe goes back to slow start at once,
-// and SACK senders (Settings.SACK) repair every hole in one round trip.
+// and SACK senders (Settings.SACK, and in the counted form the simulators' SACK
+// recoveries, simRecovers) repair every hole in one round trip.
 func (s *system) timesOut(f *subflow, holes float64) bool {
 	switch {
-	case s.set.SACK || f.recovery == model.RecoveryTahoe:
+	case s.set.SACK || f.recovery == model.RecoveryTahoe || s.simRecovers(f):
 		return false
 	case f.recovery == model.RecoveryReno:
 		return holes >= 2
@@ -54,7 +59,7 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
 		y := s.drv.Y().RawVector().Data
-		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: math.Min(x[f.sub], f.rwnd),
+		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: f.window(t, math.Min(x[f.sub], f.rwnd)),
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
@@ -80,6 +85,7 @@ func (s *system) recoveryTimeout(f *subflow) {
 	}
 	f.recoverUntil = f.silentUntil
 	f.timeoutDue = true
+	f.sr.on = false // it waits for its timer with the law's reduced window
 }
 
 // silent reports whether subflow f sends nothing at time t: it waits for its timer, up to
@@ -93,6 +99,7 @@ func (f *subflow) silent(t float64) bool {
 // the law's timeout jump.
 func (s *system) timeoutFires(f *subflow, t float64, x []float64) {
 	f.timeoutDue = false
+	f.sr.on = false
 	s.countLoss(f, t, x)
 	f.law.OnTimeout(x, s.obsFor(f, t))
 	f.timeouts++
@@ -121,6 +128,8 @@ func (s *system) nextReaction() float64 {
 		if f.silentUntil > s.drv.T() {
 			next = math.Min(next, f.silentUntil) // a timed-out sender resumes
 		}
+		next = math.Min(next, f.sr.nextKink(s.drv.T())) // a simulator's recovery changes pace
+
 	}
 	return next
 }
@@ -133,6 +142,10 @@ func (s *system) dueReactions(t float64) bool {
 	var y []float64
 	for fi := range s.flows {
 		f := &s.flows[fi]
+		if f.sr.kinkAt(t) {
+			changed = true // the window's path changes its law: restart the solver there
+			s.touched = append(s.touched, fi)
+		}
 		if s.form.resumesAt(f) == t || f.silentUntil == t {
 			changed = true // a window's law resumes: restart the solver on the new field
 			s.touched = append(s.touched, fi)

@@ -107,6 +107,7 @@ type subflowState struct {
 	randomThreshold     float64 // the expected losses (p × packets) to the next random loss; see drawRandomLoss
 	recoverUntil        float64 // losses before this time belong to the current recovery
 	holes               float64 // packets lost in the window the current recovery repairs
+	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	watchHit            bool
 	reactAt             float64 // pending drop-tail reaction time, +Inf when none
 	recheckAt           float64 // synchronized rule: look again when the recovery ends
