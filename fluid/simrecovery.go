@@ -12,24 +12,26 @@ import (
 // (packet/recovery.go), which follows ns-2.35's Agent/TCP/Linux and ns-3.37's
 // TcpPrrRecovery, as closed forms in time over the recovery round trip of length R (the
 // RTT at the loss event), with W the window before the loss, s the law's window after it
-// (its ssthresh), u = (t − t0)/R and a = W − k the packets in flight once the hole is
-// found (k packets, the hole and those SACKed above it when it is marked lost, have left
-// the pipe):
+// (its ssthresh) and u = (t − t0)/R. Until the hole is found each duplicate ACK lets a
+// new packet out, so the pipe is still about W when the recovery starts:
 //
-//   - model.RecoveryLinux (ns-2 LinuxTcpAgent rate halving, snd_cwnd = ssthresh): one
-//     packet sent per two ACKs, the W − k ACKs of the round trip arriving evenly, so the
-//     window is max(s, a·(1 − u/2)), and s when the recovery ends. k = 5: ns-2 marks a
-//     packet lost once dupack_threshold + 1 = 4 packets above it are SACKed.
+//   - model.RecoveryLinux (ns-2 LinuxTcpAgent rate halving, next_pkts_in_flight_, with
+//     snd_cwnd = ssthresh): one packet sent per two ACKs, the ACKs of the W packets in
+//     flight arriving evenly over the round trip, so the window is max(s, W·(1 − u/2)),
+//     and s when the recovery ends.
 //   - model.RecoveryLinuxMinCwnd (snd_cwnd = s/2, Linux tcp_reno_min_cwnd): the window is
-//     max(s/2, a·(1 − u/2)); at the end the pipe p = max(s/2, a/2) and the window
+//     max(s/2, W·(1 − u/2)); at the end the pipe p = max(s/2, W/2) and the window
 //     min(s, p + 3) (tcp_moderate_cwnd, tcp_max_burst 3), from which, when it is below s,
 //     the sender slow-starts, one packet per ACK, back to s with its law held (Linux's
 //     modules grow in slow start by tcp_slow_start, not by their law): counted per round as
-//     the form counts slow start on a free path (clock), W − ½ doubles per RTT R.
+//     the form counts slow start on a free path (clock), W − ½ doubles per RTT R. Reno's
+//     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3.
 //   - model.RecoveryPRR (RFC 6937 with the SSRB bound, ns-3.37 TcpPrrRecovery): each ACK
 //     that delivers d packets lets d·s/RecoverFS out, RecoverFS = W, so the pipe falls
-//     from a to a·s/W in proportion to the packets delivered: a·(1 − (1 − s/W)·u); then
-//     cwnd = s. k = 4: RFC 6675's DupThresh 3 SACKed packets and the hole.
+//     from W to s in proportion to the packets delivered, W − (W − s)·u; then cwnd = s.
+//
+// The ACKs are taken to return at the pace of the window before the loss, as on a free
+// path, where the response functions run.
 //
 // Only single-path flows of the counted form recover so (multi-path flows recover as
 // NewReno, as in the packet engine); the hybrid form keeps the textbook jump.
@@ -37,19 +39,15 @@ type simRec struct {
 	style          model.Recovery
 	on             bool    // the window follows the recovery, not the law
 	t0, t1         float64 // the recovery round trip, s
-	a, floor, fall float64 // rate halving / PRR: start (packets), floor (packets), fall (packets/s)
+	a, floor, fall float64 // the window's start and floor (packets) and fall (packets/s) in recovery
 	ss             float64 // the law's window after the loss, packets
 	end            float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
 	rebuildUntil   float64 // the slow start back to ss ends then, s (0: none)
 }
 
-// Packets that leave the pipe when a loss is found (simRec's k), and Linux's
-// tcp_max_burst, packets.
-const (
-	linuxFoundPkts = 5 // ns-2's dupack_threshold + 1 SACKed packets and the hole
-	prrFoundPkts   = 4 // RFC 6675's DupThresh SACKed packets and the hole
-	linuxMaxBurst  = 3
-)
+// linuxMaxBurst is Linux's tcp_max_burst, packets: tcp_moderate_cwnd's packets above the
+// pipe.
+const linuxMaxBurst = 3
 
 // simStyle reports whether recovery r is one of the simulators' SACK recoveries.
 func simStyle(r model.Recovery) bool {
@@ -64,24 +62,22 @@ func (s *system) simRecovers(f *subflow) bool {
 // start begins the recovery of a loss at time t lasting rtt s, from window w0 to the
 // law's window ss (packets).
 func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
-	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, ss: ss}
+	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, ss: ss, a: w0}
 	switch style {
 	case model.RecoveryPRR:
-		r.a = math.Max(w0-prrFoundPkts, math.Min(w0, 1)) // the fast retransmit goes out
-		r.floor = r.a * math.Min(ss/math.Max(w0, r.a), 1)
-		r.fall = (r.a - r.floor) / rtt
+		r.floor = math.Min(ss, w0)
+		r.fall = (w0 - r.floor) / rtt
 		return
 	case model.RecoveryLinux:
-		r.floor = ss
+		r.floor = math.Min(ss, w0)
 	default:
 		r.floor = math.Min(ss, math.Max(ss/2, 1)) // ns-2's snd_cwnd is at least one packet
 	}
-	r.a = math.Max(w0-linuxFoundPkts, r.floor)
-	r.fall = r.a / (2 * rtt)
+	r.fall = w0 / (2 * rtt)
 	if style != model.RecoveryLinuxMinCwnd {
 		return
 	}
-	pipe := math.Max(r.floor, r.a/2)
+	pipe := math.Max(r.floor, w0/2)
 	r.end = math.Min(ss, pipe+linuxMaxBurst)
 	if r.end < ss && r.end > 0.5 {
 		r.rebuildUntil = r.t1 + rtt*math.Log2((ss-0.5)/(r.end-0.5))
