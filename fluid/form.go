@@ -20,7 +20,11 @@ const (
 	// behind a queue follow the queue's ACK clock, one packet sent per packet acknowledged
 	// plus the increment (clock, and sendBehindQueue in network.go). On a free path these
 	// are O(1/W) corrections: 4% at W = 11, 0.05% at W = 1000; behind a queue slow start
-	// grows one packet per packet delivered and sends two.
+	// grows one packet per packet delivered and sends two. A single-path flow whose law
+	// recovers as a reference simulator does (model.RecoveryLinux, RecoveryLinuxMinCwnd,
+	// RecoveryPRR) reports and fills that simulator's window through the recovery round
+	// trip instead of the held one, and after ns-2's min_cwnd slow-starts back to its law's
+	// window (simrecovery.go).
 	FormHybridRecovery = "hybrid-recovery"
 	// FormMeanField is the mean-field form of Misra, Gong and Towsley: each class of
 	// identical flows as one delay-differential equation of its mean window (package

@@ -14,6 +14,10 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 	if t < f.recoverUntil {
 		if t >= f.silentUntil {
 			f.holes++
+			if s.retransmissionLost(f) {
+				s.prrTimeout(f)
+				return
+			}
 			if s.timesOut(f, f.holes) && !f.timeoutDue {
 				s.recoveryTimeout(f)
 			}
@@ -27,6 +31,9 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 	f.holes = 1
 	if s.simRecovers(f) {
 		f.sr.start(f.recovery, t, f.rtt, w0, math.Min(x[f.sub], f.rwnd))
+		if s.retransmissionLost(f) {
+			s.prrTimeout(f)
+		}
 	}
 }
 
@@ -213,12 +220,7 @@ func (s *system) dueReactions(t float64) bool {
 // packets; for small p this is E, the Exp(1) draw of a Poisson process, which RED's varying
 // probability alone gets.
 func (s *system) drawRandomLoss(f *subflow) {
-	p := 0.0
-	for _, li := range f.links {
-		if l := &s.links[li]; l.loss == model.LossRandom {
-			p += l.lossP
-		}
-	}
+	p := s.randomLossP(f)
 	switch {
 	case p >= 1:
 		f.randomThreshold = 1
@@ -227,4 +229,15 @@ func (s *system) drawRandomLoss(f *subflow) {
 	default:
 		f.randomThreshold = f.rng.ExpFloat64()
 	}
+}
+
+// randomLossP is the sum of the random-loss probabilities of subflow f's path's links.
+func (s *system) randomLossP(f *subflow) float64 {
+	p := 0.0
+	for _, li := range f.links {
+		if l := &s.links[li]; l.loss == model.LossRandom {
+			p += l.lossP
+		}
+	}
+	return p
 }

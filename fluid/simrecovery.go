@@ -45,6 +45,15 @@ type simRec struct {
 	rebuildUntil   float64 // the slow start back to ss ends then, s (0: none)
 }
 
+// rtxStream is the PCG stream (with the flow's engine index) of the draws of
+// retransmissionLost, apart from the random losses' streams so that the packet engine's
+// common random numbers still pair them.
+const rtxStream = 0x5ec0d
+
+// ns3MinRTOS is ns-3.37's TcpSocketBase MinRto, s: a RecoveryPRR sender's timeout is at
+// least this (RFC 6298 (2.4)).
+const ns3MinRTOS = 1.0
+
 // linuxMaxBurst is Linux's tcp_max_burst, packets: tcp_moderate_cwnd's packets above the
 // pipe.
 const linuxMaxBurst = 3
@@ -145,3 +154,28 @@ func (r *simRec) kinkAt(t float64) bool {
 // window is the window subflow f fills and reports at time t given its law's w
 // (packets): its simulator recovery's while it lasts.
 func (f *subflow) window(t, w float64) float64 { return f.sr.window(t, w) }
+
+// retransmissionLost reports whether the retransmission of the hole subflow f's
+// RecoveryPRR recovery has just found is lost on its path's random-loss links, as any
+// packet is with probability p: ns-3.37 (RFC 6675) finds a lost retransmission only by its
+// timer. ns-2's RecoveryLinux* finds it by its SACKs and resends it within the recovery,
+// as the fluid's recovery already assumes.
+func (s *system) retransmissionLost(f *subflow) bool {
+	if f.rtxRng == nil || f.timeoutDue || !s.simRecovers(f) {
+		return false
+	}
+	p := s.randomLossP(f)
+	return p > 0 && f.rtxRng.Float64() < p
+}
+
+// prrTimeout is a RecoveryPRR recovery whose retransmission was lost: no partial ACK
+// restarts the timer the fast retransmit armed, so it fires max(ns3MinRTOS, RTO) after
+// the loss was found; the sender holds its reduced window (the law's) and is silent until
+// then (timeoutFires).
+func (s *system) prrTimeout(f *subflow) {
+	detected := f.sr.t0
+	f.silentUntil = detected + math.Max(ns3MinRTOS, f.rto())
+	f.recoverUntil = f.silentUntil
+	f.timeoutDue = true
+	f.sr.on = false
+}

@@ -220,3 +220,41 @@ func TestSimRecoveryAgainstNS2(t *testing.T) {
 		})
 	}
 }
+
+// A RecoveryPRR sender (newreno@ns3) whose retransmission is lost waits for its timer:
+// at random loss p each hole's retransmission is lost with probability p, and a recovery
+// has one hole plus p per packet sent in it (about ssthresh, 6 packets at p = 1e-2), so
+// between p and 1.1·p of the recoveries time out; the band adds 3 binomial standard
+// deviations over n recoveries. A RecoveryLinux* sender (newreno@linux) finds a lost
+// retransmission by its SACKs: no timeout.
+func TestSimRecoveryLostRetransmission(t *testing.T) {
+	const p, n = 1e-2, 4000
+	for _, c := range []struct {
+		algo    string
+		lo, hi  float64 // timeouts per recovery
+		binomSD float64
+	}{
+		{"newreno@ns3", p, 1.1 * p, math.Sqrt(p * (1 - p) / n)},
+		{"newreno@linux", 0, 0, 0},
+	} {
+		t.Run(c.algo, func(t *testing.T) {
+			sc, err := response.PointScenario(c.algo, nil, 0.1, 1460)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc.Links[0].Loss, sc.Links[0].LossP = model.LossRandom, p
+			sc.DurationS = n * 0.1 / p * 4
+			res, err := fluid.Run(context.Background(), sc, fluid.Settings{Form: fluid.FormHybridRecovery, Seed: 1, StopAfterLosses: n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fr := res.Flows[0]
+			recoveries := float64(fr.LossEvents - fr.Timeouts) // a timeout is a loss event of its own
+			got := float64(fr.Timeouts) / recoveries
+			t.Logf("%d timeouts in %.0f recoveries: %.4f per recovery", fr.Timeouts, recoveries, got)
+			if lo, hi := c.lo-3*c.binomSD, c.hi+3*c.binomSD; got < lo || got > hi {
+				t.Errorf("%.4f timeouts per recovery, want %.4f to %.4f", got, lo, hi)
+			}
+		})
+	}
+}

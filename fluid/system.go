@@ -85,6 +85,9 @@ type subflowSpec struct {
 	randomLoss  bool    // a link of its path has random loss
 	watch       float64 // watched window level, packets; -1 when none
 	rng         *rand.Rand
+	// rtxRng draws whether a loss in a RecoveryPRR recovery hits a retransmission
+	// (simrecovery.go); nil for the other recoveries and forms.
+	rtxRng *rand.Rand
 }
 
 // subflowState is the discrete state events change.
