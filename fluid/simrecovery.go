@@ -40,7 +40,6 @@ type simRec struct {
 	on             bool    // the window follows the recovery, not the law
 	t0, t1         float64 // the recovery round trip, s
 	a, floor, fall float64 // the window's start and floor (packets) and fall (packets/s) in recovery
-	ss             float64 // the law's window after the loss, packets
 	end            float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
 	rebuildUntil   float64 // the slow start back to ss ends then, s (0: none)
 }
@@ -71,7 +70,7 @@ func (s *system) simRecovers(f *subflow) bool {
 // start begins the recovery of a loss at time t lasting rtt s, from window w0 to the
 // law's window ss (packets).
 func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
-	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, ss: ss, a: w0}
+	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
 	switch style {
 	case model.RecoveryPRR:
 		r.floor = math.Min(ss, w0)
@@ -161,7 +160,7 @@ func (f *subflow) window(t, w float64) float64 { return f.sr.window(t, w) }
 // timer. ns-2's RecoveryLinux* finds it by its SACKs and resends it within the recovery,
 // as the fluid's recovery already assumes.
 func (s *system) retransmissionLost(f *subflow) bool {
-	if f.rtxRng == nil || f.timeoutDue || !s.simRecovers(f) {
+	if f.rtxRng == nil || f.timeoutDue || !f.sr.on || !s.simRecovers(f) {
 		return false
 	}
 	p := s.randomLossP(f)
