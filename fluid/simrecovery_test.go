@@ -191,25 +191,24 @@ func counted(t *testing.T, algo string, p float64, n int) (mean, ci float64) {
 
 // The counted form's mean window of the ns-2 variants against ns-2.35 TCP/Linux's stored
 // response points (2000 loss events, RTT 100 ms, 1460-byte packets): within the sum of the
-// two 95% intervals. scalable@linux at 1e-4 does not get there (fluid 1333 against
-// 1215 ± 81 packets; tcpfluid's packet engine 1367): a gap of the law's, not the recovery's
-// (docs/simulators.md), so it is not in the table.
+// two 95% intervals. scalable@linux at 1e-4 gets there by the width of both intervals
+// (fluid +10%, as tcpfluid's packet engine, +12%); at 1e-5 it does not (fluid 13391 ± 877
+// against 11137 ± 1140 packets, +20%): a gap of the law's growth over Scalable's short
+// cycles, not of the recovery (docs/simulators.md "Scalable"), so it is not in the table.
 func TestSimRecoveryAgainstNS2(t *testing.T) {
 	for _, c := range []struct {
 		algo, variant, tag string
 		p                  float64
-		short              bool // run in -short
 	}{
-		{"reno", "reno@linux", "1e-2", 1e-2, true},
-		{"reno", "reno@linux", "1e-3", 1e-3, true},
-		{"reno", "reno@linux", "1e-4", 1e-4, false},
-		{"scalable", "scalable@linux", "1e-2", 1e-2, true},
-		{"scalable", "scalable@linux", "1e-3", 1e-3, true},
+		{"reno", "reno@linux", "1e-2", 1e-2},
+		{"reno", "reno@linux", "1e-3", 1e-3},
+		{"reno", "reno@linux", "1e-4", 1e-4},
+		{"scalable", "scalable@linux", "1e-2", 1e-2},
+		{"scalable", "scalable@linux", "1e-3", 1e-3},
+		{"scalable", "scalable@linux", "1e-4", 1e-4},
+		{"reno", "reno@linux", "1e-5", 1e-5},
 	} {
 		t.Run(c.variant+"/"+c.tag, func(t *testing.T) {
-			if testing.Short() && !c.short {
-				t.Skip("long point")
-			}
 			want, wantCI := ns2Point(t, c.algo, c.tag)
 			got, ci := counted(t, c.variant, c.p, 2000)
 			t.Logf("fluid %.4g ± %.2g, ns-2 %.4g ± %.2g packets (%+.1f%%)", got, ci, want, wantCI, 100*(got/want-1))
