@@ -138,6 +138,9 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 		if f.SizeBytes > 0 && len(flowPaths) == 1 {
 			ff.sizePkt = math.Ceil(f.SizeBytes / f.MSSBytes)
 		}
+		if s.form.counted && ff.nSub == 1 && ff.recovery == model.RecoveryPRR {
+			ff.rtxRng = rand.New(rand.NewPCG(s.set.Seed, rtxStream^uint64(idx)))
+		}
 		for _, l := range links {
 			switch sc.Links[l].Loss {
 			case model.LossRandom:

@@ -85,7 +85,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// Past the receiver window a law grows no more (model.Window.Limit), but the step
 		// that gets there may carry its state a little past it; the sender's window is
 		// the lesser, as in the packet engine's clamp.
-		dy[c+cntCwndTime] = math.Min(x[f.sub], f.rwnd)
+		dy[c+cntCwndTime] = f.window(t, math.Min(x[f.sub], f.rwnd))
 		sendPkts := f.rate / f.wire
 		dy[c+cntSent] = sendPkts
 		var random, periodic, overflow float64

@@ -20,7 +20,11 @@ const (
 	// behind a queue follow the queue's ACK clock, one packet sent per packet acknowledged
 	// plus the increment (clock, and sendBehindQueue in network.go). On a free path these
 	// are O(1/W) corrections: 4% at W = 11, 0.05% at W = 1000; behind a queue slow start
-	// grows one packet per packet delivered and sends two.
+	// grows one packet per packet delivered and sends two. A single-path flow whose law
+	// recovers as a reference simulator does (model.RecoveryLinux, RecoveryLinuxMinCwnd,
+	// RecoveryPRR) reports and fills that simulator's window through the recovery round
+	// trip instead of the held one, and after ns-2's min_cwnd slow-starts back to its law's
+	// window (simrecovery.go).
 	FormHybridRecovery = "hybrid-recovery"
 	// FormMeanField is the mean-field form of Misra, Gong and Towsley: each class of
 	// identical flows as one delay-differential equation of its mean window (package
@@ -48,8 +52,12 @@ func (fm form) inFlight(w, rwnd float64) float64 {
 	return math.Min(w-math.Min(0.5, w/2), math.Max(math.Floor(rwnd), 1))
 }
 
-// holds reports whether the subflow's window holds still in fast recovery at time t.
-func (fm form) holds(f *subflow, t float64) bool { return fm.counted && t < f.recoverUntil }
+// holds reports whether the subflow's window holds still in fast recovery at time t, and
+// after a simulator's recovery while the sender slow-starts back to its law's window
+// (simrecovery.go).
+func (fm form) holds(f *subflow, t float64) bool {
+	return fm.counted && t < math.Max(f.recoverUntil, f.sr.holdUntil())
+}
 
 // resumesAt is when a window held in fast recovery resumes (a step boundary), s; +Inf in
 // the hybrid form, which does not hold windows.
@@ -57,7 +65,7 @@ func (fm form) resumesAt(f *subflow) float64 {
 	if !fm.counted {
 		return math.Inf(1)
 	}
-	return f.recoverUntil
+	return math.Max(f.recoverUntil, f.sr.holdUntil())
 }
 
 // clock is the factor a single-path subflow's law derivatives dx (written at the ACK rate

@@ -14,16 +14,27 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 	if t < f.recoverUntil {
 		if t >= f.silentUntil {
 			f.holes++
+			if s.retransmissionLost(f) {
+				s.prrTimeout(f)
+				return
+			}
 			if s.timesOut(f, f.holes) && !f.timeoutDue {
 				s.recoveryTimeout(f)
 			}
 		}
 		return
 	}
+	w0 := f.window(t, math.Min(x[f.sub], f.rwnd))
 	s.countLoss(f, t, x)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
 	f.holes = 1
+	if s.simRecovers(f) {
+		f.sr.start(f.recovery, t, f.rtt, w0, math.Min(x[f.sub], f.rwnd))
+		if s.retransmissionLost(f) {
+			s.prrTimeout(f)
+		}
+	}
 }
 
 // timesOut reports whether a sender repairing a window with holes lost packets waits for
@@ -32,10 +43,11 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 // ACKs (RFC 6582), and its timer restarts at the first partial ACK only (the "impatient"
 // variant, as ns-2's and the packet engine's senders), so it fires when the remaining holes
 // take longer than one RTO, max(model.MinRTOS, RTT). Tahoe goes back to slow start at once,
-// and SACK senders (Settings.SACK) repair every hole in one round trip.
+// and SACK senders (Settings.SACK, and in the counted form the simulators' SACK
+// recoveries, simRecovers) repair every hole in one round trip.
 func (s *system) timesOut(f *subflow, holes float64) bool {
 	switch {
-	case s.set.SACK || f.recovery == model.RecoveryTahoe:
+	case s.set.SACK || f.recovery == model.RecoveryTahoe || s.simRecovers(f):
 		return false
 	case f.recovery == model.RecoveryReno:
 		return holes >= 2
@@ -54,7 +66,7 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
 		y := s.drv.Y().RawVector().Data
-		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: math.Min(x[f.sub], f.rwnd),
+		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: f.window(t, math.Min(x[f.sub], f.rwnd)),
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
@@ -80,6 +92,7 @@ func (s *system) recoveryTimeout(f *subflow) {
 	}
 	f.recoverUntil = f.silentUntil
 	f.timeoutDue = true
+	f.sr.on = false // it waits for its timer with the law's reduced window
 }
 
 // silent reports whether subflow f sends nothing at time t: it waits for its timer, up to
@@ -93,6 +106,7 @@ func (f *subflow) silent(t float64) bool {
 // the law's timeout jump.
 func (s *system) timeoutFires(f *subflow, t float64, x []float64) {
 	f.timeoutDue = false
+	f.sr.on = false
 	s.countLoss(f, t, x)
 	f.law.OnTimeout(x, s.obsFor(f, t))
 	f.timeouts++
@@ -121,6 +135,8 @@ func (s *system) nextReaction() float64 {
 		if f.silentUntil > s.drv.T() {
 			next = math.Min(next, f.silentUntil) // a timed-out sender resumes
 		}
+		next = math.Min(next, f.sr.nextKink(s.drv.T())) // a simulator's recovery changes pace
+
 	}
 	return next
 }
@@ -133,6 +149,10 @@ func (s *system) dueReactions(t float64) bool {
 	var y []float64
 	for fi := range s.flows {
 		f := &s.flows[fi]
+		if f.sr.kinkAt(t) {
+			changed = true // the window's path changes its law: restart the solver there
+			s.touched = append(s.touched, fi)
+		}
 		if s.form.resumesAt(f) == t || f.silentUntil == t {
 			changed = true // a window's law resumes: restart the solver on the new field
 			s.touched = append(s.touched, fi)
@@ -200,12 +220,7 @@ func (s *system) dueReactions(t float64) bool {
 // packets; for small p this is E, the Exp(1) draw of a Poisson process, which RED's varying
 // probability alone gets.
 func (s *system) drawRandomLoss(f *subflow) {
-	p := 0.0
-	for _, li := range f.links {
-		if l := &s.links[li]; l.loss == model.LossRandom {
-			p += l.lossP
-		}
-	}
+	p := s.randomLossP(f)
 	switch {
 	case p >= 1:
 		f.randomThreshold = 1
@@ -214,4 +229,15 @@ func (s *system) drawRandomLoss(f *subflow) {
 	default:
 		f.randomThreshold = f.rng.ExpFloat64()
 	}
+}
+
+// randomLossP is the sum of the random-loss probabilities of subflow f's path's links.
+func (s *system) randomLossP(f *subflow) float64 {
+	p := 0.0
+	for _, li := range f.links {
+		if l := &s.links[li]; l.loss == model.LossRandom {
+			p += l.lossP
+		}
+	}
+	return p
 }

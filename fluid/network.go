@@ -61,7 +61,7 @@ func (s *system) evaluate(t float64, y []float64) {
 		f.rtt = s.pathRTT(f, y)
 		f.rate, f.ackRef, f.sendW = 0, 0, 0
 		if f.active && s.pathUp(f.links) && !f.silent(t) {
-			f.sendW = math.Min(y[f.off+f.sub], f.rwnd)
+			f.sendW = f.window(t, math.Min(y[f.off+f.sub], f.rwnd))
 			f.rate = f.mult * s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
 			if s.x != nil {
 				s.x.pace(f, t, y) // a paced law's rate (ext.go)

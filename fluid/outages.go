@@ -46,6 +46,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			f.timeouts++
 			f.timeoutDue = false // this timeout is the one the recovery waited for
+			f.sr.on = false      // and ends a simulator's recovery (simrecovery.go)
 			rto := math.Max(model.MinRTOS, f.rtt)
 			f.backoffAt, f.backoffS = t+rto, 2*rto
 			f.silentUntil = math.Inf(1)

@@ -31,7 +31,7 @@ func (s *system) sampleAt(t float64, y *mat.VecDense) {
 			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
 		}
 		smp := model.Sample{
-			TS: t, Subflow: f.sub, CwndPkts: math.Min(yd[f.off+f.sub], f.rwnd), Ssthresh: model.SsthreshOf(f.law, f.sub),
+			TS: t, Subflow: f.sub, CwndPkts: f.window(t, math.Min(yd[f.off+f.sub], f.rwnd)), Ssthresh: model.SsthreshOf(f.law, f.sub),
 			RateBps: f.rate * 8 / f.mult, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered] / f.mult,
 		}
 		for _, i := range f.members {

@@ -85,6 +85,9 @@ type subflowSpec struct {
 	randomLoss  bool    // a link of its path has random loss
 	watch       float64 // watched window level, packets; -1 when none
 	rng         *rand.Rand
+	// rtxRng draws whether a loss in a RecoveryPRR recovery hits a retransmission
+	// (simrecovery.go); nil for the other recoveries and forms.
+	rtxRng *rand.Rand
 }
 
 // subflowState is the discrete state events change.
@@ -107,6 +110,7 @@ type subflowState struct {
 	randomThreshold     float64 // the expected losses (p × packets) to the next random loss; see drawRandomLoss
 	recoverUntil        float64 // losses before this time belong to the current recovery
 	holes               float64 // packets lost in the window the current recovery repairs
+	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	watchHit            bool
 	reactAt             float64 // pending drop-tail reaction time, +Inf when none
 	recheckAt           float64 // synchronized rule: look again when the recovery ends

@@ -1,0 +1,180 @@
+package fluid
+
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// The reference simulators' SACK recoveries in the counted form (FormHybridRecovery): the
+// window a sender fills and reports while it repairs a loss and, after ns-2's min_cwnd,
+// while it slow-starts back to its law's window. They follow the packet engine's
+// (packet/recovery.go), which follows ns-2.35's Agent/TCP/Linux and ns-3.37's
+// TcpPrrRecovery, as closed forms in time over the recovery round trip of length R (the
+// RTT at the loss event), with W the window before the loss, s the law's window after it
+// (its ssthresh) and u = (t − t0)/R. Until the hole is found each duplicate ACK lets a
+// new packet out, so the pipe is still about W when the recovery starts:
+//
+//   - model.RecoveryLinux (ns-2 LinuxTcpAgent rate halving, next_pkts_in_flight_, with
+//     snd_cwnd = ssthresh): one packet sent per two ACKs, the ACKs of the W packets in
+//     flight arriving evenly over the round trip, so the window is max(s, W·(1 − u/2)),
+//     and s when the recovery ends.
+//   - model.RecoveryLinuxMinCwnd (snd_cwnd = s/2, Linux tcp_reno_min_cwnd): the window is
+//     max(s/2, W·(1 − u/2)); at the end the pipe p = max(s/2, W/2) and the window
+//     min(s, p + 3) (tcp_moderate_cwnd, tcp_max_burst 3), from which, when it is below s,
+//     the sender slow-starts, one packet per ACK, back to s with its law held (Linux's
+//     modules grow in slow start by tcp_slow_start, not by their law): counted per round as
+//     the form counts slow start on a free path (clock), W − ½ doubles per RTT R. Reno's
+//     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3.
+//   - model.RecoveryPRR (RFC 6937 with the SSRB bound, ns-3.37 TcpPrrRecovery): each ACK
+//     that delivers d packets lets d·s/RecoverFS out, RecoverFS = W, so the pipe falls
+//     from W to s in proportion to the packets delivered, W − (W − s)·u; then cwnd = s.
+//
+// The ACKs are taken to return at the pace of the window before the loss, as on a free
+// path, where the response functions run.
+//
+// Only single-path flows of the counted form recover so (multi-path flows recover as
+// NewReno, as in the packet engine); the hybrid form keeps the textbook jump.
+type simRec struct {
+	style          model.Recovery
+	on             bool    // the window follows the recovery, not the law
+	t0, t1         float64 // the recovery round trip, s
+	a, floor, fall float64 // the window's start and floor (packets) and fall (packets/s) in recovery
+	end            float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
+	rebuildUntil   float64 // the slow start back to ss ends then, s (0: none)
+}
+
+// rtxStream is the PCG stream (with the flow's engine index) of the draws of
+// retransmissionLost, apart from the random losses' streams so that the packet engine's
+// common random numbers still pair them.
+const rtxStream = 0x5ec0d
+
+// ns3MinRTOS is ns-3.37's TcpSocketBase MinRto, s: a RecoveryPRR sender's timeout is at
+// least this (RFC 6298 (2.4)).
+const ns3MinRTOS = 1.0
+
+// linuxMaxBurst is Linux's tcp_max_burst, packets: tcp_moderate_cwnd's packets above the
+// pipe.
+const linuxMaxBurst = 3
+
+// simStyle reports whether recovery r is one of the simulators' SACK recoveries.
+func simStyle(r model.Recovery) bool {
+	return r == model.RecoveryLinux || r == model.RecoveryLinuxMinCwnd || r == model.RecoveryPRR
+}
+
+// simRecovers reports whether subflow f's window follows a simulator's recovery.
+func (s *system) simRecovers(f *subflow) bool {
+	return s.form.counted && f.nSub == 1 && simStyle(f.recovery) && (s.x == nil || !s.x.wallClock(f))
+}
+
+// start begins the recovery of a loss at time t lasting rtt s, from window w0 to the
+// law's window ss (packets).
+func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
+	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
+	switch style {
+	case model.RecoveryPRR:
+		r.floor = math.Min(ss, w0)
+		r.fall = (w0 - r.floor) / rtt
+		return
+	case model.RecoveryLinux:
+		r.floor = math.Min(ss, w0)
+	default:
+		r.floor = math.Min(ss, math.Max(ss/2, 1)) // ns-2's snd_cwnd is at least one packet
+	}
+	r.fall = w0 / (2 * rtt)
+	if style != model.RecoveryLinuxMinCwnd {
+		return
+	}
+	pipe := math.Max(r.floor, w0/2)
+	r.end = math.Min(ss, pipe+linuxMaxBurst)
+	if r.end < ss && r.end > 0.5 {
+		r.rebuildUntil = r.t1 + rtt*math.Log2((ss-0.5)/(r.end-0.5))
+	}
+}
+
+// window is the window at time t given the law's w (packets).
+func (r *simRec) window(t, w float64) float64 {
+	switch {
+	case !r.on || t < r.t0:
+		return w
+	case t < r.t1:
+		return math.Max(r.floor, r.a-r.fall*(t-r.t0))
+	case t < r.rebuildUntil:
+		return 0.5 + (r.end-0.5)*math.Exp2((t-r.t1)/(r.t1-r.t0))
+	}
+	return w
+}
+
+// holdUntil is when the law takes over from a slow start back after the recovery, s; 0
+// when there is none.
+func (r *simRec) holdUntil() float64 {
+	if !r.on {
+		return 0
+	}
+	return r.rebuildUntil
+}
+
+// kinks are the times the window's path changes its law (rate halving reaching its floor,
+// the recovery's end before a slow start back): step boundaries.
+func (r *simRec) kinks() (floorAt, endAt float64) {
+	floorAt, endAt = math.Inf(1), math.Inf(1)
+	if !r.on {
+		return
+	}
+	if r.style != model.RecoveryPRR && r.fall > 0 {
+		if at := r.t0 + (r.a-r.floor)/r.fall; at < r.t1 {
+			floorAt = at
+		}
+	}
+	if r.rebuildUntil > 0 {
+		endAt = r.t1
+	}
+	return
+}
+
+// nextKink is the first kink after time t, s; +Inf when none.
+func (r *simRec) nextKink(t float64) float64 {
+	next := math.Inf(1)
+	a, b := r.kinks()
+	for _, k := range [2]float64{a, b} {
+		if k > t && k < next {
+			next = k
+		}
+	}
+	return next
+}
+
+// kinkAt reports whether a kink falls at time t.
+func (r *simRec) kinkAt(t float64) bool {
+	a, b := r.kinks()
+	return a == t || b == t
+}
+
+// window is the window subflow f fills and reports at time t given its law's w
+// (packets): its simulator recovery's while it lasts.
+func (f *subflow) window(t, w float64) float64 { return f.sr.window(t, w) }
+
+// retransmissionLost reports whether the retransmission of the hole subflow f's
+// RecoveryPRR recovery has just found is lost on its path's random-loss links, as any
+// packet is with probability p: ns-3.37 (RFC 6675) finds a lost retransmission only by its
+// timer. ns-2's RecoveryLinux* finds it by its SACKs and resends it within the recovery,
+// as the fluid's recovery already assumes.
+func (s *system) retransmissionLost(f *subflow) bool {
+	if f.rtxRng == nil || f.timeoutDue || !f.sr.on || !s.simRecovers(f) {
+		return false
+	}
+	p := s.randomLossP(f)
+	return p > 0 && f.rtxRng.Float64() < p
+}
+
+// prrTimeout is a RecoveryPRR recovery whose retransmission was lost: no partial ACK
+// restarts the timer the fast retransmit armed, so it fires max(ns3MinRTOS, RTO) after
+// the loss was found; the sender holds its reduced window (the law's) and is silent until
+// then (timeoutFires).
+func (s *system) prrTimeout(f *subflow) {
+	detected := f.sr.t0
+	f.silentUntil = detected + math.Max(ns3MinRTOS, f.rto())
+	f.recoverUntil = f.silentUntil
+	f.timeoutDue = true
+	f.sr.on = false
+}
