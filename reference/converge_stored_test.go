@@ -19,9 +19,6 @@ const convergeTarget = 0.05
 // with why. Asserted both ways: a point that comes within the target fails until it is
 // removed here (and from docs/simulators.md).
 var convergeGaps = map[string]string{
-	// ns-2 restarts at W/2 (min_cwnd with rate halving) and slow-starts to 7/8·W
-	// (RecoveryLinuxMinCwnd, which the engines do not run yet): 7.8 RTTs, tcpfluid 6.8.
-	"scalable 1Gbps": "recovery", "scalable 10Gbps": "recovery",
 	// ns-2's Vegas grows one packet per two RTTs and is not back within its run; tcpfluid's
 	// vegas@linux, which grows so too, is back in 833 s.
 	"vegas 1Gbps": "law",
