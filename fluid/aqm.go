@@ -226,7 +226,7 @@ func (l *linkExt) derivs(s *system, li int, dy, y []float64) {
 	if L.mode == queueBusy {
 		dd = (L.arrive - L.depart) / L.capBps
 	}
-	rate := pieScale(pc) * (l.pie.Alpha*(d-l.pie.TargetS)/T + l.pie.Beta*dd)
+	rate := l.pie.Scale(pc) * (l.pie.Alpha*(d-l.pie.TargetS)/T + l.pie.Beta*dd)
 	if pc >= 0.1 {
 		rate = math.Min(rate, 0.02/T)
 	}
@@ -240,23 +240,4 @@ func (l *linkExt) derivs(s *system, li int, dy, y []float64) {
 		rate = 0
 	}
 	dy[l.pOff] = rate
-}
-
-// pieScale is RFC 8033's auto-tuning factor of α and β at drop probability p.
-func pieScale(p float64) float64 {
-	switch {
-	case p < 1e-6:
-		return 1.0 / 2048
-	case p < 1e-5:
-		return 1.0 / 512
-	case p < 1e-4:
-		return 1.0 / 128
-	case p < 1e-3:
-		return 1.0 / 32
-	case p < 1e-2:
-		return 1.0 / 8
-	case p < 1e-1:
-		return 1.0 / 2
-	}
-	return 1
 }

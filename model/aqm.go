@@ -45,6 +45,26 @@ type PIE struct {
 	ECNMaxProb float64
 }
 
+// Scale is RFC 8033's auto-tuning factor of α and β at drop probability p (§4.2, as Linux
+// sch_pie and ns-3 PieQueueDisc apply it), shared by both engines.
+func (PIE) Scale(p float64) float64 {
+	switch {
+	case p < 1e-6:
+		return 1.0 / 2048
+	case p < 1e-5:
+		return 1.0 / 512
+	case p < 1e-4:
+		return 1.0 / 128
+	case p < 1e-3:
+		return 1.0 / 32
+	case p < 1e-2:
+		return 1.0 / 8
+	case p < 1e-1:
+		return 1.0 / 2
+	}
+	return 1
+}
+
 // FQCoDel holds FQ-CoDel's parameters (RFC 8290 §4–5; defaults of Linux sch_fq_codel).
 // Every flow and CBR source has its own queue: the hash of RFC 8290 §4.1.1 with as many
 // buckets as sources and no collision (Linux and ns-3 hash into 1024 buckets, where a few

@@ -129,7 +129,7 @@ func TestPIEUpdate(t *testing.T) {
 	s.qdelay, s.qdelayOld = 0, 0
 	p := s.prob
 	s.calculate()
-	if want := math.Max(p-0.125*0.015*pieScale(p), 0) * 0.98; math.Abs(s.prob-want) > 1e-12 {
+	if want := math.Max(p-0.125*0.015*model.PIE{}.Scale(p), 0) * 0.98; math.Abs(s.prob-want) > 1e-12 {
 		t.Errorf("empty queue: p = %g, want (p − α·target·s(p))·0.98 = %g", s.prob, want)
 	}
 }

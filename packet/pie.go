@@ -45,7 +45,7 @@ func (s *pieState) update(now float64) {
 // calculate is one probability update (RFC 8033 §4.2, calculate_drop_prob).
 func (s *pieState) calculate() {
 	delta := s.p.Alpha*(s.qdelay-s.p.TargetS) + s.p.Beta*(s.qdelay-s.qdelayOld)
-	delta *= pieScale(s.prob)
+	delta *= s.p.Scale(s.prob)
 	if s.prob >= 0.1 && delta > 0.02 {
 		delta = 0.02
 	}
@@ -63,25 +63,6 @@ func (s *pieState) calculate() {
 		s.burst = math.Max(s.burst-s.p.TUpdateS, 0)
 	}
 	s.qdelayOld = s.qdelay
-}
-
-// pieScale is RFC 8033's auto-tuning factor of α and β at drop probability p.
-func pieScale(p float64) float64 {
-	switch {
-	case p < 1e-6:
-		return 1.0 / 2048
-	case p < 1e-5:
-		return 1.0 / 512
-	case p < 1e-4:
-		return 1.0 / 128
-	case p < 1e-3:
-		return 1.0 / 32
-	case p < 1e-2:
-		return 1.0 / 8
-	case p < 1e-1:
-		return 1.0 / 2
-	}
-	return 1
 }
 
 // enqueue is PIE's decision for packet p arriving at link l: it reports an early drop,
