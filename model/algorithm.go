@@ -242,6 +242,14 @@ type (
 		// CwndOf is subflow k's congestion window in packets.
 		CwndOf(k int) float64
 	}
+
+	// WindowRestorer is implemented by laws that return their window to a saved value
+	// without ACK-clocked growth — BBR at the end of ProbeRTT and of a recovery (Linux
+	// bbr_restore_cwnd) — so that CheckInvariants lets such a window rise with no packet
+	// delivered, as it does for a route-aware sender whose path returns.
+	WindowRestorer interface {
+		RestoresWindow()
+	}
 )
 
 // RecoveryOf is the loss recovery of an algorithm: its variant's, else its RecoveryStyle,

@@ -98,6 +98,11 @@ type bbr struct {
 	p bbrParams
 }
 
+var _ WindowRestorer = (*bbr)(nil)
+
+// RestoresWindow: BBR returns to its saved cwnd at the end of ProbeRTT and of a recovery.
+func (*bbr) RestoresWindow() {}
+
 var (
 	_ Algorithm          = (*bbr)(nil)
 	_ ResponseReferencer = (*bbr)(nil)

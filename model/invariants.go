@@ -7,14 +7,20 @@ import (
 
 // Slack is how far an engine's counts may stray from exact bookkeeping: Pkts packets and a
 // fraction Rel of the count. The packet engine counts whole packets (no slack).
-type Slack struct{ Pkts, Rel float64 }
+type Slack struct {
+	Pkts, Rel float64
+	// Inflation: the engine's windows grow with duplicate ACKs (RFC 6582's fast-recovery
+	// inflation, the ACKs of go-back-N's duplicates after a timeout), which deliver no new
+	// packet, so a window's growth is not held to the deliveries. The packet engine's.
+	Inflation bool
+}
 
 // CheckInvariants reports the first property a result of scenario sc breaks that every
 // engine keeps: every figure finite and not negative, a flow delivering and dropping no
 // more than it sent (within slack, for the fluid's located random losses and integration
 // error), a loss
 // rate of at most 1, a link busy at most all the time, a flow's window within its receiver
-// window and growing only while packets are delivered, and a trace's queues within their
+// window and growing only while packets are delivered (unless slack.Inflation), and a trace's queues within their
 // buffers. The packet and fluid fuzz targets and tests hold every run to it.
 func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 	finite := func(what string, v float64) error {
@@ -60,6 +66,10 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 	}
 	type key struct{ flow, sub int }
 	last := map[key]Sample{}
+	restorer := make([]bool, len(sc.Flows))
+	for i, f := range sc.Flows {
+		restorer[i] = slack.Inflation || f.RouteAware || restores(f.Algorithm)
+	}
 	for _, s := range r.Trace {
 		if s.Flow < 0 {
 			if li := sc.LinkIndex(s.Link); li >= 0 && s.QueuePkts > sc.Links[li].BufferPkts*(1+1e-6)+1e-6 {
@@ -75,14 +85,25 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 		if rwnd := f.RwndBytes / f.MSSBytes; s.CwndPkts > math.Max(rwnd, w0)*(1+slack.Rel+1e-9)+1e-9 {
 			return fmt.Errorf("t = %g s: flow %d's window %v packets is above its receiver window %v", s.TS, s.Flow, s.CwndPkts, rwnd)
 		}
-		// A window grows only as ACKs arrive (a route-aware sender restores its window
-		// when its path returns, without one).
+		// A window grows only as ACKs of new deliveries arrive (a route-aware sender
+		// restores its window when its path returns, and a WindowRestorer its saved one,
+		// without one; see restorer).
 		k := key{s.Flow, s.Subflow}
-		if p, ok := last[k]; ok && !f.RouteAware && s.DeliveredPkts <= p.DeliveredPkts &&
+		if p, ok := last[k]; ok && !restorer[s.Flow] && s.DeliveredPkts <= p.DeliveredPkts &&
 			s.CwndPkts > math.Max(p.CwndPkts, w0)+slack.Pkts+1e-9 {
 			return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered", s.TS, s.Flow, p.CwndPkts, s.CwndPkts)
 		}
 		last[k] = s
 	}
 	return nil
+}
+
+// restores reports whether the named algorithm is a WindowRestorer.
+func restores(name string) bool {
+	a, err := New(name)
+	if err != nil {
+		return false
+	}
+	_, ok := a.(WindowRestorer)
+	return ok
 }
