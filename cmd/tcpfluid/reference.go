@@ -53,7 +53,7 @@ func referenceCommand() *cli.Command {
 			enumFlag("mode", "same", []string{"same", "rtt", "friendliness"}, "fairness: the mode"),
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "`SEEDS`, a comma list of seeds, or N for 1..N (fairness: one run each, mean and spread)"},
 			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
-			durationFlag("duration", "", positive, "fairness: simulated time (default 1000s)"),
+			durationFlag("duration", "1000s", positive, "fairness: simulated time"),
 			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants"),
 			&cli.StringFlag{Name: "engines", Value: "fluid,packet", Usage: "`ENGINES`, the tcpfluid engines to run beside the simulators (fluid, packet; empty: none)"},
 			&cli.StringSliceFlag{Name: "ca-param", Usage: "`SPEC`, an ns-2 set_ca_param as module.name=integer, e.g. cubic.beta=717 (repeatable)"},
