@@ -19,13 +19,12 @@ import (
 // the line main prints for the error.
 func runStatus(t *testing.T, args ...string) (string, int, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	err := newApp(&out, &errOut).RunContext(context.Background(), append([]string{"tcpfluid"}, args...))
+	out, errOut, err := runApp(t, args...)
 	code, line := exitStatus(err)
-	if errOut.Len() > 0 {
-		t.Errorf("%v: stderr %q, want nothing off a terminal (main prints the error)", args, errOut.String())
+	if errOut != "" {
+		t.Errorf("%v: stderr %q, want nothing off a terminal (main prints the error)", args, errOut)
 	}
-	return out.String(), code, line
+	return out, code, line
 }
 
 // Every usage error exits 2 with one line that names what was wrong and what is allowed,

@@ -13,12 +13,19 @@ import (
 	"testing"
 )
 
+// runApp runs the app in-process as main does and returns stdout, stderr and the error.
+func runApp(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err = newApp(&out, &errOut).RunContext(context.Background(), append([]string{"tcpfluid"}, args...))
+	return out.String(), errOut.String(), err
+}
+
 // runCLI runs the app in-process and returns stdout and the error.
 func runCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	err := newApp(&out, &errOut).RunContext(context.Background(), append([]string{"tcpfluid"}, args...))
-	return out.String(), err
+	out, _, err := runApp(t, args...)
+	return out, err
 }
 
 func TestCLIAlgosJSON(t *testing.T) {

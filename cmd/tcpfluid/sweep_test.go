@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,14 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// runSweepCLI runs tcpfluid in-process and returns its stdout and stderr.
-func runSweepCLI(t *testing.T, args ...string) (string, string, error) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	err := newApp(&stdout, &stderr).RunContext(context.Background(), append([]string{"tcpfluid"}, args...))
-	return stdout.String(), stderr.String(), err
-}
-
 // sweepArgs is a small sweep: 2 buffers × 3 random loss rates × 2 flow counts of 4 s of
 // seed 000's dumbbell, 12 points.
 var sweepArgs = []string{"sweep", "--duration", "4s", "--param", "buffer=0.5,1", "--param", "p=0,1e-4,3e-4",
@@ -31,7 +22,7 @@ var sweepArgs = []string{"sweep", "--duration", "4s", "--param", "buffer=0.5,1",
 func TestSweepMergedShardsEqualWhole(t *testing.T) {
 	dir := t.TempDir()
 	for _, format := range []string{"json", "csv"} {
-		whole, stderr, err := runSweepCLI(t, append(sweepArgs, "--format", format, "--workers", "1")...)
+		whole, stderr, err := runApp(t, append(sweepArgs, "--format", format, "--workers", "1")...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +38,7 @@ func TestSweepMergedShardsEqualWhole(t *testing.T) {
 		}
 		files := []string{"merge", "--format", format}
 		for k := 2; k >= 0; k-- { // merged in reverse order
-			part, _, err := runSweepCLI(t, append(sweepArgs, "--format", format, "--workers", "2", "--shard", fmt.Sprintf("%d/3", k))...)
+			part, _, err := runApp(t, append(sweepArgs, "--format", format, "--workers", "2", "--shard", fmt.Sprintf("%d/3", k))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +48,7 @@ func TestSweepMergedShardsEqualWhole(t *testing.T) {
 			}
 			files = append(files, path)
 		}
-		merged, _, err := runSweepCLI(t, append([]string{"sweep"}, files...)...)
+		merged, _, err := runApp(t, append([]string{"sweep"}, files...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +56,7 @@ func TestSweepMergedShardsEqualWhole(t *testing.T) {
 			t.Errorf("%s: merged shards differ from the whole sweep:\n%s\nwant\n%s", format, merged, whole)
 		}
 		// A missing shard is an error naming the missing points.
-		_, _, err = runSweepCLI(t, append([]string{"sweep"}, files[:len(files)-1]...)...)
+		_, _, err = runApp(t, append([]string{"sweep"}, files[:len(files)-1]...)...)
 		if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "4 of 12 points missing, the first [0 3 6 9] (shards [0/3] are missing)") {
 			t.Errorf("%s: merge without shard 0: %v, want exit 1 naming the missing shard", format, err)
 		}
@@ -129,7 +120,7 @@ func TestSweepCLIErrors(t *testing.T) {
 		{[]string{"sweep", "--initial-ssthresh", "-1"}, "--initial-ssthresh -1"},
 		{[]string{"sweep", "--metric", "share:nope"}, `has no flow "nope"`},
 	} {
-		_, _, err := runSweepCLI(t, c.args...)
+		_, _, err := runApp(t, c.args...)
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want a usage error mentioning %q", c.args, err, c.want)
 		}
@@ -148,7 +139,7 @@ func TestSweepMergeChecks(t *testing.T) {
 		if !slices.Contains(extra, "--metric") {
 			args = append(args, "--metric", "throughput_bps,loss_events")
 		}
-		out, _, err := runSweepCLI(t, args...)
+		out, _, err := runApp(t, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +154,7 @@ func TestSweepMergeChecks(t *testing.T) {
 		whole := write("whole."+format, append(f, "--replications", "3")...)
 		s0 := write("s0."+format, append(f, "--replications", "3", "--shard", "0/2")...)
 		s1 := write("s1."+format, append(f, "--replications", "3", "--shard", "1/2")...)
-		merged, _, err := runSweepCLI(t, "sweep", "merge", "--format", format, s1, s0)
+		merged, _, err := runApp(t, "sweep", "merge", "--format", format, s1, s0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,19 +177,19 @@ func TestSweepMergeChecks(t *testing.T) {
 			{other("engine", "--replications", "3", "--engine", "packet", "--sack"), "engine packet, not fluid"},
 			{s0, "point 0 is in both"},
 		} {
-			_, _, err := runSweepCLI(t, "sweep", "merge", "--format", format, s0, c.part)
+			_, _, err := runApp(t, "sweep", "merge", "--format", format, s0, c.part)
 			if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Base(s0)) {
 				t.Errorf("%s: merge of %s: %v, want exit 1 naming the part and %q", format, filepath.Base(c.part), err, c.want)
 			}
 		}
 	}
-	_, _, err := runSweepCLI(t, "sweep", "merge", filepath.Join(dir, "s0.csv"), filepath.Join(dir, "s1.json"))
+	_, _, err := runApp(t, "sweep", "merge", filepath.Join(dir, "s0.csv"), filepath.Join(dir, "s1.json"))
 	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "format json, not csv") || !strings.Contains(err.Error(), "s1.json") {
 		t.Errorf("CSV with JSON: %v, want exit 1 naming s1.json", err)
 	}
 	for _, path := range []string{"/nonexistent/shard.json", write("nonsweep.csv", "--format", "json")[:0] + filepath.Join(dir, "plain.csv")} {
 		os.WriteFile(filepath.Join(dir, "plain.csv"), []byte("point,p,throughput_bps\n0,0,1\n"), 0o644)
-		_, _, err := runSweepCLI(t, "sweep", "merge", path)
+		_, _, err := runApp(t, "sweep", "merge", path)
 		if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), path) {
 			t.Errorf("merge %s: %v, want exit 1 naming the file", path, err)
 		}
@@ -211,7 +202,7 @@ func TestSweepScenarioOptions(t *testing.T) {
 	args := []string{"sweep", "--algo", "colo", "--param", "colo.gamma=0.5,3", "--duration", "8s", "--metric", "first_loss_drops_pkts", "--format", "json"}
 	drops := func(extra ...string) []float64 {
 		t.Helper()
-		out, _, err := runSweepCLI(t, append(append([]string{}, args...), extra...)...)
+		out, _, err := runApp(t, append(append([]string{}, args...), extra...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +225,7 @@ func TestSweepScenarioOptions(t *testing.T) {
 	// COLO grows per packet acknowledged, so delayed ACKs do not move it: the base scenario
 	// (its fingerprint) shows the option arrived.
 	fingerprint := func(extra ...string) string {
-		out, _, err := runSweepCLI(t, append(append([]string{}, args...), extra...)...)
+		out, _, err := runApp(t, append(append([]string{}, args...), extra...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,13 +236,13 @@ func TestSweepScenarioOptions(t *testing.T) {
 	if fingerprint("--delayed-ack") == fingerprint() {
 		t.Errorf("--delayed-ack did not reach the base scenario")
 	}
-	if _, _, err := runSweepCLI(t, append(append([]string{}, args...), "--engine", "packet", "--sack", "--jitter", "1ms", "--duration", "4s")...); err != nil {
+	if _, _, err := runApp(t, append(append([]string{}, args...), "--engine", "packet", "--sack", "--jitter", "1ms", "--duration", "4s")...); err != nil {
 		t.Errorf("packet options: %v", err)
 	}
 }
 
 func TestSweepAlgorithmParameterTable(t *testing.T) {
-	out, _, err := runSweepCLI(t, "sweep", "--algo", "colo", "--param", "colo.beta_min=0.3,0.8", "--duration", "20s",
+	out, _, err := runApp(t, "sweep", "--algo", "colo", "--param", "colo.beta_min=0.3,0.8", "--duration", "20s",
 		"--metric", "loss_events", "--format", "table")
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +264,7 @@ func TestSweepChartFiles(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		args := append([]string{"sweep", "--duration", "2s", "--metric", "jain,throughput_bps", "--format", "csv", "--out", dir}, c.args...)
-		if _, _, err := runSweepCLI(t, args...); err != nil {
+		if _, _, err := runApp(t, args...); err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range append(c.files, "index.html", "data/sweep-rows.csv", "figures/lines-throughput_bps.svg") {
@@ -292,7 +283,7 @@ func TestSweepChartFiles(t *testing.T) {
 func TestSweepProgressBar(t *testing.T) {
 	forceProgress = true
 	defer func() { forceProgress = false }()
-	out, stderr, err := runSweepCLI(t, "sweep", "--duration", "2s", "--param", "p=0,1e-4,3e-4", "--metric", "loss_events", "--format", "csv", "--workers", "1")
+	out, stderr, err := runApp(t, "sweep", "--duration", "2s", "--param", "p=0,1e-4,3e-4", "--metric", "loss_events", "--format", "csv", "--workers", "1")
 	if err != nil {
 		t.Fatal(err)
 	}
