@@ -45,19 +45,18 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 		return nil, err
 	}
 	sys.order = order
-	classes := map[string]int{} // class key → its subflow
-	rngIdx := 0                 // the subflow index each flow's random stream is named by, as without classes
+	first := Classes(sc, sys.set)
+	subflowOf := make([]int, len(sc.Flows)) // a class's first flow → its subflow
+	rngIdx := 0                             // the subflow index each flow's random stream is named by, as without classes
 	for i := range sc.Flows {
-		if key, ok := sys.classKey(i, paths); ok {
-			if fi, seen := classes[key]; seen {
-				f := &sys.flows[fi]
-				f.members = append(f.members, i)
-				f.mult++
-				rngIdx++
-				continue
-			}
-			classes[key] = len(sys.flows)
+		if j := first[i]; j != i {
+			f := &sys.flows[subflowOf[j]]
+			f.members = append(f.members, i)
+			f.mult++
+			rngIdx++
+			continue
 		}
+		subflowOf[i] = len(sys.flows)
 		if err := sys.addFlow(i, rngIdx, paths, &lay); err != nil {
 			return nil, err
 		}
