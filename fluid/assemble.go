@@ -65,6 +65,7 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 	if err := sys.applySettings(); err != nil {
 		return nil, err
 	}
+	sys.armAckTimers()
 	for i, c := range sc.CBR {
 		links, ok := paths[c.Path]
 		if !ok {
@@ -130,6 +131,12 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 				off: lawOff, nLaw: law.Vars(), cnt: lay.reserve(flowCounters), watch: -1,
 				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(rngIdx+k)))},
 			subflowState: subflowState{propRTT: prop, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN()},
+		}
+		ff.minRTT = model.MinClockRTT
+		for _, li := range links {
+			if c := s.links[li].capBps; c > 0 {
+				ff.minRTT += ff.wire / c
+			}
 		}
 		if ff.stop == 0 || ff.stop > sc.DurationS {
 			ff.stop = sc.DurationS

@@ -23,9 +23,9 @@ var fluidSlack = model.Slack{Pkts: 1, Rel: 1e-4}
 
 // fuzzMaxSteps bounds each generated run to about a second, so that the fuzzer's hang
 // detector (10 s per input) never fires on a slow input; a run that needs more ends with
-// ode.ErrMaxSteps, which is the engine keeping its promise to stop. Some scenarios reach it:
-// a multi-path flow and BBR on a 100 kb/s RED link whose delay changes to 0 take about 3·10^5
-// steps in the counted form (steps of microseconds after the change).
+// ode.ErrMaxSteps, which is the engine keeping its promise to stop. Scenarios whose link
+// delay changed to 0 reached it while a round trip could shrink to microseconds; since it
+// is floored at one packet's transmission they run in milliseconds (TestFluidZeroDelayPath).
 const fuzzMaxSteps = 100_000
 
 func FuzzRun(f *testing.F) {
@@ -56,4 +56,24 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A multi-path VLIA flow, BBR and BIC on a 254 kb/s link that goes down, comes back and has
+// its delay set to 0 (a fuzzer's input, testdata/fuzz/FuzzRun/5919dd381288d101): its round
+// trips are floored at one packet's transmission time, 20 ms, not 1 µs, so each form
+// finishes well inside 20,000 solver steps (it took over 10^5 steps of microseconds before).
+func TestFluidZeroDelayPath(t *testing.T) {
+	s := scengen.Scenario(15, 0xfc, 0x5c, 244, 0xf4, 0x6a)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, form := range []string{fluid.FormHybrid, fluid.FormHybridRecovery} {
+		r, err := fluid.Run(context.Background(), s, fluid.Settings{Seed: 15, Form: form, MaxSteps: 20_000})
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		if err := r.CheckInvariants(s, fluidSlack); err != nil {
+			t.Errorf("%s: %v", form, err)
+		}
+	}
 }

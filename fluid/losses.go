@@ -136,6 +136,9 @@ func (s *system) nextReaction() float64 {
 			next = math.Min(next, f.silentUntil) // a timed-out sender resumes
 		}
 		next = math.Min(next, f.sr.nextKink(s.drv.T())) // a simulator's recovery changes pace
+		if f.at != nil && f.active {
+			next = math.Min(next, f.at.nextCheck) // a packet-granular timer (acktimer.go)
+		}
 
 	}
 	return next
@@ -167,6 +170,15 @@ func (s *system) dueReactions(t float64) bool {
 					y = s.state(t)
 				}
 				law.EndRecovery(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+			}
+		}
+		if f.at != nil && f.active && f.at.nextCheck <= t {
+			if y == nil {
+				y = s.state(t)
+			}
+			if s.checkAckTimer(f, t, y) {
+				changed = true
+				s.touched = append(s.touched, fi)
 			}
 		}
 		if f.reactAt <= t {

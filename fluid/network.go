@@ -62,7 +62,7 @@ func (s *system) evaluate(t float64, y []float64) {
 		f.rate, f.ackRef, f.sendW = 0, 0, 0
 		if f.active && s.pathUp(f.links) && !f.silent(t) {
 			f.sendW = f.window(t, math.Min(y[f.off+f.sub], f.rwnd))
-			f.rate = f.mult * s.form.inFlight(f.sendW, f.rwnd) * f.wire / f.rtt
+			f.rate = f.mult * s.inFlight(f, y) * f.wire / f.rtt
 			if s.x != nil {
 				s.x.pace(f, t, y) // a paced law's rate (ext.go)
 			}
@@ -125,9 +125,12 @@ func (s *system) deliveries(y []float64) {
 			lost += p * f.streams[k].arrive
 		}
 		f.acked = math.Max(f.deliver-lost, 0)
+		if f.deliveringCopy(y) {
+			f.acked = 0
+		}
 		// What the sender's latest RTT sample says: the queues it met one round trip ago,
 		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
-		f.rttSeen = math.Max(f.propRTT, model.MinClockRTT)
+		f.rttSeen = math.Max(f.propRTT, f.minRTT)
 		for _, li := range f.links {
 			l := &s.links[li]
 			if l.capBps <= 0 {
@@ -206,8 +209,10 @@ func redDropProb(r model.RED, avg float64) float64 {
 }
 
 // pathRTT is flow f's round-trip time in state yd: propagation plus its path's queues, s.
-// A path without delay (a link's delay set to zero) still takes the packets' time to cross:
-// the RTT is at least model.MinClockRTT, as every law's clock is.
+// A path without delay (a link's delay set to zero) still takes a packet's transmission
+// time at each link to cross, as in the packet engine: the RTT is at least minRTT. Without
+// that floor a zero-delay path's round trip collapses to microseconds whenever its queue
+// drains, and so do the solver's steps.
 func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 	rtt := f.propRTT
 	for _, li := range f.links {
@@ -215,7 +220,7 @@ func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 			rtt += yd[l.off+lvQueue] / l.capBps
 		}
 	}
-	return math.Max(rtt, model.MinClockRTT)
+	return math.Max(rtt, f.minRTT)
 }
 
 func (s *system) ensure(t float64, y *mat.VecDense) {

@@ -81,6 +81,9 @@ func (s *system) result() *model.Result {
 			fr.MeanCwndPkts = math.Max(y[c+cntCwndTime], 0) / active
 			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
 			fr.GoodputBps = fr.MeanThroughputBps
+			if f.at != nil { // the copies a packet-granular timeout resent are no goodput
+				fr.GoodputBps = math.Max(fr.DeliveredPkts-f.at.copiesBelow(f.left(y)), 0) * f.mss * 8 / active
+			}
 		}
 		if f.done {
 			ct := f.completion

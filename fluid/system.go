@@ -67,12 +67,15 @@ type subflowSpec struct {
 	routeAware bool // seed 002's route-change-aware sender
 	// recovery is how the sender repairs losses (model.RecoveryStyle), which decides when
 	// several holes in one window cost it a timeout (timesOut).
-	recovery    model.Recovery
-	guards      uint8 // bit k: guard slot k can fire for this subflow (guards.go)
-	name        string
-	algo        string
-	path        string
-	links       []int // link indices in path order
+	recovery model.Recovery
+	guards   uint8 // bit k: guard slot k can fire for this subflow (guards.go)
+	name     string
+	algo     string
+	path     string
+	links    []int // link indices in path order
+	// minRTT is the shortest round trip, s: one packet's transmission at every link of the
+	// path, even where the links have no delay (at least model.MinClockRTT).
+	minRTT      float64
 	law         model.FluidLaw
 	mss         float64 // payload bytes per packet
 	wire        float64 // bytes per packet on the wire: payload and header
@@ -116,7 +119,8 @@ type subflowState struct {
 	recheckAt           float64 // synchronized rule: look again when the recovery ends
 	lossEvents          int
 	timeouts            int
-	completion          float64 // s since start, NaN until done
+	at                  *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
+	completion          float64   // s since start, NaN until done
 	endT                float64
 }
 

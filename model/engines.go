@@ -14,6 +14,13 @@ const RandomStream = 0x7cf1d
 // says 1 s), in both engines.
 const MinRTOS = 0.2
 
+// InitialRTOS is the retransmission timer before the first RTT sample, s (RFC 6298 §2.1;
+// ns-2 uses 3 s), in both engines.
+const InitialRTOS = 1.0
+
+// ClockGranularityS is G in RTO = SRTT + max(G, 4·RTTVAR), s (ns-2's tcpTick_ 0.01).
+const ClockGranularityS = 0.01
+
 // MaxRTOS caps a backed-off retransmission timer, s (RFC 6298 §2.5; ns-2's maxrto_).
 const MaxRTOS = 60.0
 

@@ -59,11 +59,11 @@ const (
 	// DelayedAckS is the delayed-ACK timer, s (RFC 5681 §4.2 allows up to 0.5 s).
 	DelayedAckS = 0.2
 	// InitialRTOS is the timeout before the first RTT sample, s (RFC 6298 §2.1; ns-2 uses 3 s).
-	InitialRTOS = 1.0
+	InitialRTOS = model.InitialRTOS
 	// MaxRTOS caps the backed-off timeout, s (RFC 6298 §2.5; ns-2 maxrto_ 60).
 	MaxRTOS = model.MaxRTOS
 	// ClockGranularityS is G in RTO = SRTT + max(G, 4·RTTVAR), s (ns-2 tcpTick_ 0.01).
-	ClockGranularityS = 0.01
+	ClockGranularityS = model.ClockGranularityS
 	// DupAckThreshold is the number of duplicate ACKs that triggers fast retransmit.
 	DupAckThreshold = 3
 )
