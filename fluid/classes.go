@@ -30,7 +30,7 @@ func (s *system) classKey(i int, paths map[string][]int) (string, bool) {
 // classesAllowed reports whether the run may group flows at all.
 func (s *system) classesAllowed() bool {
 	set := s.set
-	if len(set.Watch) > 0 || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses {
+	if len(set.Watch) > 0 || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses || set.LossStop != nil {
 		return false
 	}
 	for _, l := range s.sc.Links {

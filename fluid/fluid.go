@@ -32,6 +32,11 @@ type Settings struct {
 	StopAfterLosses int
 	// RecordLosses records every loss event in Result.Losses.
 	RecordLosses bool
+	// LossStop, with RecordLosses, is asked at every loss event of flow 0, with the loss
+	// records so far, whether the run has seen enough; true ends it there. A measurement
+	// that needs more loss events thus goes on with the run it has instead of starting
+	// over (package response).
+	LossStop func(losses []model.LossRecord) bool
 	// Form is FormHybrid (default), FormHybridRecovery or FormMeanField.
 	Form string
 	// SACK: the senders repair every hole of a window in one round trip (RFC 6675), as the
@@ -54,7 +59,7 @@ type Watch struct {
 // (package meanfield: delay-differential equations of each class's mean window).
 func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, error) {
 	if set.Form == FormMeanField {
-		if len(set.Watch) > 0 || set.StopAtWatch || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses {
+		if len(set.Watch) > 0 || set.StopAtWatch || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses || set.LossStop != nil {
 			return nil, fmt.Errorf("%w: form %s: watches, injected losses and loss records need located loss events; use form %s",
 				model.ErrScenario, FormMeanField, FormHybrid)
 		}
@@ -87,6 +92,9 @@ func (set *Settings) resolve() error {
 	}
 	if set.SampleS < 0 || math.IsNaN(set.SampleS) {
 		return fmt.Errorf("%w: sample interval %v s, want >= 0", model.ErrScenario, set.SampleS)
+	}
+	if set.LossStop != nil && !set.RecordLosses {
+		return fmt.Errorf("%w: a loss stop needs the loss records (RecordLosses)", model.ErrScenario)
 	}
 	if set.StopAfterLosses < 0 {
 		return fmt.Errorf("%w: stop after %d losses: want >= 0", model.ErrScenario, set.StopAfterLosses)

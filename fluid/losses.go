@@ -61,7 +61,8 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 func (f *subflow) rto() float64 { return math.Max(model.MinRTOS, f.rttSeen) }
 
 // countLoss counts a window reduction of flow f at time t (x is its law's state just
-// before it), records it when asked and ends the run after StopAfterLosses of flow 0.
+// before it), records it when asked and ends the run after StopAfterLosses of flow 0 or
+// when LossStop says so.
 func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
@@ -71,7 +72,8 @@ func (s *system) countLoss(f *subflow, t float64, x []float64) {
 	}
 	f.lossEvents++
 	f.sentAtLoss = s.drv.Y().RawVector().Data[f.cnt+cntSent]
-	if s.set.StopAfterLosses > 0 && f == &s.flows[0] && f.lossEvents >= s.set.StopAfterLosses {
+	if f == &s.flows[0] && ((s.set.StopAfterLosses > 0 && f.lossEvents >= s.set.StopAfterLosses) ||
+		(s.set.LossStop != nil && s.set.RecordLosses && s.set.LossStop(s.losses))) {
 		s.end = t
 	}
 }

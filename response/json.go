@@ -53,8 +53,9 @@ func (p Point) MarshalJSON() ([]byte, error) {
 		CI95Pkts      *float64 `json:"ci95_pkts"`
 		ThroughputBps *float64 `json:"throughput_bps"`
 		LossEvents    int      `json:"loss_events"`
+		WarmupLosses  int      `json:"warmup_losses"`
 		SimulatedS    *float64 `json:"simulated_s"`
-	}{p.P, finitePtr(p.MeanCwndPkts), finitePtr(p.CI95Pkts), finitePtr(p.ThroughputBps), p.LossEvents, finitePtr(p.SimulatedS)})
+	}{p.P, finitePtr(p.MeanCwndPkts), finitePtr(p.CI95Pkts), finitePtr(p.ThroughputBps), p.LossEvents, p.WarmupLosses, finitePtr(p.SimulatedS)})
 }
 
 // MarshalJSON writes an undefined exponent (RTTs all equal) as null.

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/internal/settings"
@@ -30,7 +29,8 @@ type Settings struct {
 	Seed   uint64 // random-loss seed; each point derives its own from it
 	// Workers is the number of points run at once; default runtime.GOMAXPROCS(0).
 	Workers int
-	// WarmupLosses are loss events discarded before measuring; default 100.
+	// WarmupLosses are loss events discarded before measuring; default 0: automatic, until
+	// the loss cycles show no trend (at least 100, at most 10,000; cycles.go).
 	WarmupLosses int
 	// MinLosses and MaxLosses bound the measured loss events of one point. Defaults:
 	// periodic 50 and 50 (the sawtooth is deterministic), random 400 and 6,400.
@@ -75,17 +75,14 @@ func (s *Settings) defaults() error {
 	if err := settings.Workers(&s.Workers); err != nil {
 		return err
 	}
-	if s.WarmupLosses == 0 {
-		s.WarmupLosses = 100
-	}
 	if s.MinLosses == 0 {
 		s.MinLosses = map[string]int{"periodic": 50, "random": 400}[s.LossModel]
 	}
 	if s.MaxLosses == 0 {
 		s.MaxLosses = map[string]int{"periodic": 50, "random": 6400}[s.LossModel]
 	}
-	if s.WarmupLosses < 0 || s.MinLosses < batches || s.MaxLosses < s.MinLosses {
-		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 and %d <= min <= max", model.ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses, batches)
+	if s.WarmupLosses < 0 || s.MinLosses < 2 || s.MaxLosses < s.MinLosses {
+		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 (0: automatic) and 2 <= min <= max", model.ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses)
 	}
 	settings.Default(&s.TargetRelCI, 0.02)
 	if !(s.TargetRelCI > 0) || math.IsInf(s.TargetRelCI, 0) {
@@ -124,9 +121,10 @@ func responseReference(algo string, params map[string]float64, lossModel string)
 type Point struct {
 	P             float64 `json:"p"`
 	MeanCwndPkts  float64 `json:"mean_cwnd_pkts"`
-	CI95Pkts      float64 `json:"ci95_pkts"` // half width of the 95% confidence interval (batch means)
+	CI95Pkts      float64 `json:"ci95_pkts"` // half width of the 95% confidence interval (per loss cycle, cycles.go)
 	ThroughputBps float64 `json:"throughput_bps"`
-	LossEvents    int     `json:"loss_events"` // measured loss events (after the warm-up)
+	LossEvents    int     `json:"loss_events"`   // measured loss cycles (after the warm-up)
+	WarmupLosses  int     `json:"warmup_losses"` // loss events discarded before them
 	SimulatedS    float64 `json:"simulated_s"`
 }
 
@@ -329,14 +327,13 @@ func logs(v []float64) []float64 {
 	return out
 }
 
-// batches is the number of batch means of a point's confidence interval.
-const batches = 10
-
 // MeasurePoint runs one long-lived flow of algo at loss rate p on an uncongested path
-// with round-trip time s.RTTS until its mean window is stable: WarmupLosses loss events
-// are discarded, then at least MinLosses are measured, and for random loss the count is
-// quadrupled until the 95% confidence interval of the mean window (batch means over
-// 10 batches, Student's t) is within TargetRelCI of the mean or MaxLosses is reached.
+// with round-trip time s.RTTS until its mean window is stable, in one run that goes on as
+// long as the measurement needs (stopper): the warm-up ends when the loss cycles show no
+// trend (or after WarmupLosses loss events, when given); then at least MinLosses cycles
+// are measured, and for random loss their number doubles until the 95% confidence
+// interval of the mean window (per cycle, cycles.go) is within TargetRelCI of the mean or
+// MaxLosses is reached.
 func MeasurePoint(ctx context.Context, algo string, p float64, s Settings) (Point, error) {
 	if err := s.defaults(); err != nil {
 		return Point{}, err
@@ -344,64 +341,42 @@ func MeasurePoint(ctx context.Context, algo string, p float64, s Settings) (Poin
 	if !(p > 0 && p < 1) {
 		return Point{}, fmt.Errorf("%w: loss rate p = %v, want 0 < p < 1", model.ErrSettings, p)
 	}
-	for n := s.MinLosses; ; n *= 4 {
-		if n > s.MaxLosses {
-			n = s.MaxLosses
-		}
-		pt, err := measure(ctx, algo, p, n, s)
-		if err != nil {
-			return Point{}, err
-		}
-		if s.LossModel == "periodic" || n >= s.MaxLosses || pt.CI95Pkts <= s.TargetRelCI*pt.MeanCwndPkts {
-			return pt, nil
-		}
-	}
+	return measure(ctx, algo, p, s)
 }
 
-func measure(ctx context.Context, algo string, p float64, n int, s Settings) (Point, error) {
+func measure(ctx context.Context, algo string, p float64, s Settings) (Point, error) {
 	sc, err := PointScenario(algo, s.Params[algo], s.RTTS, s.MSSBytes)
 	if err != nil {
 		return Point{}, err
 	}
 	sc.Links[0].Loss, sc.Links[0].LossP = model.LossModel(s.LossModel), p
-	// The run ends at its loss count; the duration only bounds it: one loss per 1/p
-	// packets at one packet per RTT at least.
-	sc.DurationS = float64(s.WarmupLosses+n+1) * s.RTTS / p * 4
+	st := newStopper(&s)
+	// The run ends when the stopper has seen enough; the duration and StopAfterLosses only
+	// bound it: one loss per 1/p packets at one packet per RTT at least.
+	sc.DurationS = float64(st.maxEvents()) * s.RTTS / p * 4
 	res, err := fluid.Run(ctx, sc, fluid.Settings{
-		Seed: settings.PointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: s.WarmupLosses + n + 1, RecordLosses: true,
+		Seed: settings.PointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: st.maxEvents(), RecordLosses: true,
+		LossStop: st.enough,
 	})
 	if err != nil {
 		return Point{}, fmt.Errorf("%s at p = %g: %w", algo, p, err)
 	}
-	var ls []model.LossRecord
-	for _, l := range res.Losses {
-		if l.Flow == 0 {
-			ls = append(ls, l)
-		}
+	ls := res.Losses
+	if len(ls) <= st.start+st.n {
+		return Point{}, fmt.Errorf("%w: %s at p = %g: %d loss events in %g s, want %d", model.ErrEngine, algo, p, len(ls), res.DurationS, st.start+st.n+1)
 	}
-	if len(ls) < s.WarmupLosses+n+1 {
-		return Point{}, fmt.Errorf("%w: %s at p = %g: %d loss events in %g s, want %d", model.ErrEngine, algo, p, len(ls), res.DurationS, s.WarmupLosses+n+1)
-	}
-	first, last := ls[s.WarmupLosses], ls[s.WarmupLosses+n]
+	first, last := ls[st.start], ls[st.start+st.n]
 	dt := last.TS - first.TS
-	pt := Point{
+	m := meanOver(ls, st.start, st.start+st.n)
+	return Point{
 		P:             p,
-		MeanCwndPkts:  (last.CwndTimePktS - first.CwndTimePktS) / dt,
+		MeanCwndPkts:  m.mean,
+		CI95Pkts:      m.half,
 		ThroughputBps: (last.DeliveredPkts - first.DeliveredPkts) * s.MSSBytes * 8 / dt,
-		LossEvents:    n,
+		LossEvents:    st.n,
+		WarmupLosses:  st.start,
 		SimulatedS:    res.DurationS,
-	}
-	// Batch means: contiguous groups of cycles, each a ratio estimate ∫W dt / Δt.
-	means := make([]float64, batches)
-	for b := 0; b < batches; b++ {
-		i0 := s.WarmupLosses + b*n/batches
-		i1 := s.WarmupLosses + (b+1)*n/batches
-		means[b] = (ls[i1].CwndTimePktS - ls[i0].CwndTimePktS) / (ls[i1].TS - ls[i0].TS)
-	}
-	_, sd := stat.MeanStdDev(means, nil)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: batches - 1}.Quantile(0.975)
-	pt.CI95Pkts = t * sd / math.Sqrt(batches)
-	return pt, nil
+	}, nil
 }
 
 // PointScenario is one flow on a path so fast that it never queues: the response function

@@ -46,7 +46,9 @@ func classicDefault(usage string) string {
 
 func responseCommand() *cli.Command {
 	cycles := intFlag("max-cycles", fmt.Sprint(defaultMaxCycles), 1, math.MaxInt64,
-		"refuse more loss cycles than this over all points: algorithms × (points + 5 RTT-exponent points) × (warm-up + measured losses: periodic 50, random up to 6400); about 10^4 a second")
+		"refuse more loss cycles than this over all points: algorithms × (points + 5 RTT-exponent points) × (warm-up + measured losses: periodic 50, random up to 6400; an automatic warm-up counted as 100 + as many as are measured); about 10^4 a second")
+	warmup := intFlag("warmup-losses", "", 1, 1_000_000, "loss events discarded before measuring")
+	warmup.DefaultText = "automatic: until the loss cycles show no trend, 100 to 10000"
 	return &cli.Command{
 		Name:  "response",
 		Usage: "response functions (mean window against loss rate) and their c/p^d fits",
@@ -64,7 +66,7 @@ func responseCommand() *cli.Command {
 			intFlag("points", "11", 1, 1000, "log-spaced loss rates (1 when --p-min = --p-max)"),
 			durationFlag("rtt", "100ms", rttRange, "round-trip time"),
 			sizeFlag("mss", "1460B", mssRange, "packet size"),
-			intFlag("warmup-losses", "100", 1, 1_000_000, "loss events discarded before measuring"),
+			warmup,
 			seedFlag("seed of the random loss"),
 			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(), cycles,
 		},
@@ -97,9 +99,13 @@ func responseAction(c *cli.Context) error {
 	if s.Points > 1 && s.PMin == s.PMax {
 		return usagef("--points %d with --p-min = --p-max = %s: give --points 1 or a range", s.Points, full(s.PMin))
 	}
-	measured := map[string]float64{"periodic": 50, "random": 6400}[s.LossModel]
-	need := float64(len(algos)) * float64(s.Points+5) * (float64(s.WarmupLosses) + measured)
-	if err := beyond(c, fmt.Sprintf("loss cycles (%d algorithms × %d points × %d losses)", len(algos), s.Points+5, s.WarmupLosses+int(measured)),
+	measured := map[string]int{"periodic": 50, "random": 6400}[s.LossModel]
+	warm := s.WarmupLosses
+	if warm == 0 {
+		warm = 100 + measured
+	}
+	need := float64(len(algos)) * float64(s.Points+5) * float64(warm+measured)
+	if err := beyond(c, fmt.Sprintf("loss cycles (%d algorithms × %d points × %d losses)", len(algos), s.Points+5, warm+measured),
 		need, "max-cycles", "fewer algorithms, points or warm-up losses"); err != nil {
 		return err
 	}
@@ -128,7 +134,7 @@ func fitCells(r response.AlgorithmResponse) (c, d, r2 float64) {
 }
 
 func writeResponseCSV(w io.Writer, rep *response.ResponseReport) error {
-	cw := newCSV(w, "algorithm", "p", "mean_cwnd_pkts", "ci95_pkts", "throughput_bps", "loss_events", "simulated_s",
+	cw := newCSV(w, "algorithm", "p", "mean_cwnd_pkts", "ci95_pkts", "throughput_bps", "loss_events", "warmup_losses", "simulated_s",
 		"fit_c", "fit_d", "fit_r2", "fit_p_max", "fit_points", "reference_c_at_rtt", "reference_d", "reference_source",
 		"friendly_p_star", "friendly_w_star_pkts", "rtt_exponent", "rtt_exponent_r2")
 	for _, r := range rep.Results {
@@ -146,7 +152,7 @@ func writeResponseCSV(w io.Writer, rep *response.ResponseReport) error {
 			e, er2 = full(r.RTTExp.E), full(r.RTTExp.R2)
 		}
 		for _, p := range r.Points {
-			cw.row(r.Algorithm, full(p.P), full(p.MeanCwndPkts), full(p.CI95Pkts), full(p.ThroughputBps), strconv.Itoa(p.LossEvents), full(p.SimulatedS),
+			cw.row(r.Algorithm, full(p.P), full(p.MeanCwndPkts), full(p.CI95Pkts), full(p.ThroughputBps), strconv.Itoa(p.LossEvents), strconv.Itoa(p.WarmupLosses), full(p.SimulatedS),
 				full(fc), full(fd), full(fr2), full(r.FitPMax), strconv.Itoa(r.FitPoints), refC, refD, src, pStar, wStar, e, er2)
 		}
 	}

@@ -205,7 +205,7 @@ func TestUndefinedIsNull(t *testing.T) {
 		t.Errorf("one-point fit JSON: exit %d, want c null:\n%s", code, out)
 	}
 	out, _, _ = runStatus(t, append(resp, "--format", "csv")...)
-	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 2 || strings.Split(rows[1], ",")[7] != "" {
+	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 2 || strings.Split(rows[1], ",")[8] != "" {
 		t.Errorf("one-point fit CSV: want an empty fit_c:\n%s", out)
 	}
 	out, _, _ = runStatus(t, append(resp, "--format", "table")...)

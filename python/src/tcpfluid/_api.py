@@ -113,14 +113,15 @@ def response(
         points: log-spaced loss rates (default 11).
         rtt: round-trip time, ``'100ms'`` or seconds (default 100 ms).
         mss: packet size, ``'1460B'`` or bytes (default 1460 B).
-        warmup_losses: loss events discarded before measuring (default 100).
+        warmup_losses: loss events discarded before measuring (default: automatic, until
+            the loss cycles show no trend).
         seed: seed of the random loss (default 1).
         param: algorithm parameters, ``{'cubic.beta': 0.7}``.
         workers: points run at once (default: all cores).
 
     Returns:
         :class:`ResponseResult`: ``points`` (algorithm, p, mean_cwnd_pkts [packets],
-        ci95_pkts, throughput_bps [bit/s], loss_events, simulated_s [s]) and ``fits``
+        ci95_pkts, throughput_bps [bit/s], loss_events, warmup_losses, simulated_s [s]) and ``fits``
         (algorithm, c, d, r2, reference_c, reference_d, reference_source, friendliness_*,
         rtt_exponent_e, ...).
     """

@@ -114,7 +114,8 @@ class ResponseResult(Result):
     """``response()``: ``points`` (a row per algorithm and loss rate) and ``fits``.
 
     fits has a row per algorithm.
-    points: algorithm, p, mean_cwnd_pkts, ci95_pkts, throughput_bps, loss_events, simulated_s.
+    points: algorithm, p, mean_cwnd_pkts, ci95_pkts, throughput_bps, loss_events,
+    warmup_losses, simulated_s.
     fits: algorithm, c, d, r2, fit_p_max, fit_points, reference_c, reference_d,
     reference_e, reference_source, reference_c_at_rtt, friendliness_* (NaN for Reno),
     rtt_exponent_e, rtt_exponent_r2, rtt_exponent_p, rtt_exponent_rtts_s.
