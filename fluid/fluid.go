@@ -43,6 +43,10 @@ type Settings struct {
 	// packet engine's SACK senders do, so several losses in one window never cost them a
 	// timeout (timesOut).
 	SACK bool
+	// Exact lets a flow alone on a free path move from loss to loss along its law's
+	// closed-form flow (model.ExactFlow) instead of the solver's steps (exact.go); the
+	// numbers agree with the stepped run's to the solver's tolerance.
+	Exact bool
 }
 
 // Watch is a window level of one flow, in packets.

@@ -37,6 +37,7 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		return nil, fmt.Errorf("%w: %w", model.ErrEngine, err)
 	}
 	s.drv = drv
+	exact := s.exactOK()
 	t := 0.0
 	ai := 0
 	for {
@@ -69,6 +70,15 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		if s.x != nil {
 			if r := s.x.next(); r < next {
 				next = math.Max(r, t)
+			}
+		}
+		if exact {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%w at t = %.6g s: %w", model.ErrEngine, t, err)
+			}
+			if t2, ok := s.exactAdvance(t, next); ok {
+				t = t2
+				continue
 			}
 		}
 		hit, err := drv.Advance(ctx, next)

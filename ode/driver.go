@@ -530,6 +530,23 @@ func (d *Driver) Jump(y mat.Vector) {
 	}
 }
 
+// Skip moves the driver to time t, at or after the current time, with state y there, which
+// the caller computed without the integrator (an exact solution of the flow between events),
+// and restarts the integrator from it as Jump does. A driver with a delay history refuses:
+// the skipped stretch would be missing from it.
+func (d *Driver) Skip(t float64, y mat.Vector) {
+	switch {
+	case d.hist != nil:
+		d.err = fmt.Errorf("%w: Skip with a delay history", ErrBadArgument)
+		return
+	case !isFinite(t) || t < d.t:
+		d.err = fmt.Errorf("%w: Skip to t = %v, must be finite and ≥ the current time %v", ErrBadArgument, t, d.t)
+		return
+	}
+	d.t = t
+	d.Jump(y)
+}
+
 // Restart continues from the current state after the caller changed only what the
 // right-hand side depends on besides y (a discrete mode), and with it at most the guards
 // listed: those are re-evaluated and re-armed as Jump does, the others keep their values.

@@ -37,3 +37,28 @@ func TestDriverRestartMode(t *testing.T) {
 		t.Error("Restart of guard 7 of 2: no error")
 	}
 }
+
+// Skip jumps over a stretch solved outside the integrator: y' = −y from y(0) = 1, skipped
+// from t = 0 to t = 1 with the exact e^−1, then integrated on to t = 2 and the guard
+// y = 0.1 (falling) located at t = ln 10. Skipping backwards, or with a history, is an error.
+func TestDriverSkip(t *testing.T) {
+	ivp := IVP{Y0: mat.NewVecDense(1, []float64{1}), T0: 0,
+		Func: func(dst *mat.VecDense, _ float64, y mat.Vector) { dst.SetVec(0, -y.AtVec(0)) }}
+	events := []Event{{G: func(_ float64, y mat.Vector) float64 { return y.AtVec(0) - 0.1 }, Direction: Falling}}
+	d, err := NewDriver(NewDormandPrince(Settings{}), ivp, events, DriverSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Skip(1, mat.NewVecDense(1, []float64{math.Exp(-1)}))
+	if d.T() != 1 {
+		t.Fatalf("after Skip: t = %v, want 1", d.T())
+	}
+	hit, err := d.Advance(context.Background(), 5)
+	if err != nil || hit.Event != 0 || math.Abs(hit.T-math.Log(10)) > 1e-7 {
+		t.Fatalf("after Skip: %+v, %v; want the guard at t = ln 10", hit, err)
+	}
+	d.Skip(0.5, mat.NewVecDense(1, []float64{1}))
+	if _, err := d.Advance(context.Background(), 6); err == nil {
+		t.Error("Skip backwards: no error")
+	}
+}

@@ -35,6 +35,10 @@ type Settings struct {
 	// MinLosses and MaxLosses bound the measured loss events of one point. Defaults:
 	// periodic 50 and 50 (the sawtooth is deterministic), random 400 and 6,400.
 	MinLosses, MaxLosses int
+	// Stepped integrates every point with the solver's steps, also where the algorithm's
+	// law has a closed-form flow between losses that the engine would follow instead
+	// (fluid.Settings.Exact, model.ExactFlow: Reno's family, Scalable); for checking.
+	Stepped bool
 	// TargetRelCI is the relative half width of the 95% confidence interval of the mean
 	// window at which a random-loss point stops; default 0.02.
 	TargetRelCI float64
@@ -356,7 +360,7 @@ func measure(ctx context.Context, algo string, p float64, s Settings) (Point, er
 	sc.DurationS = float64(st.maxEvents()) * s.RTTS / p * 4
 	res, err := fluid.Run(ctx, sc, fluid.Settings{
 		Seed: settings.PointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: st.maxEvents(), RecordLosses: true,
-		LossStop: st.enough,
+		LossStop: st.enough, Exact: !s.Stepped,
 	})
 	if err != nil {
 		return Point{}, fmt.Errorf("%s at p = %g: %w", algo, p, err)
