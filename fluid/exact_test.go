@@ -53,7 +53,9 @@ func TestFluidExactAdvanceMatchesTightSteps(t *testing.T) {
 		p    float64
 	}{
 		{"reno", model.LossPeriodic, 1e-4}, {"scalable", model.LossRandom, 1e-4},
-		{"cubic", model.LossPeriodic, 1e-6}, {"cubic", model.LossRandom, 1e-3}, {"cubic", model.LossRandom, 1e-6},
+		{"highspeed", model.LossPeriodic, 1e-5}, {"highspeed", model.LossRandom, 1e-3}, {"highspeed", model.LossRandom, 1e-6},
+		{"cubic", model.LossPeriodic, 1e-6}, {"cubic", model.LossPeriodic, 1e-3}, {"cubic", model.LossRandom, 1e-2},
+		{"cubic", model.LossRandom, 1e-3}, {"cubic", model.LossRandom, 1e-6},
 	} {
 		losses := func(exact bool) []model.LossRecord {
 			sc := oneLink(c.algo, 1e18, 0.05, 1e9, 1e12)

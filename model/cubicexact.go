@@ -34,23 +34,48 @@ func (g *cubicFlow) area(s float64) float64 {
 	return prim(g.d(s)) - prim(g.d0) + g.origin*s - (g.w0-g.p0)*math.Expm1(-k*s)/k
 }
 
-// Advance: on the cubic curve, with the target inside its clamps [W, 1.5·W] and the
-// Reno-friendly estimate below the curve all the way (checked at 32 points of the
-// stretch; at an epoch's start the two are equal, up to rounding), the flow is cubicFlow's; the loss comes where ∫W dt = RTT·packets (Newton's
-// method inside a bisection bracket: W only grows, so the time is at most area/W0).
+// Advance: the flow in up to three stretches — the Reno-friendly region (at α_cubic per
+// RTT, then at 1 once W_est reaches cwnd_prior) until the curve overtakes W_est, then the
+// cubic curve — each in closed form; the loss comes where ∫W dt = RTT·packets. A stretch
+// whose assumptions fail on the way (the cubic target outside its clamps [W, 1.5·W], the
+// curve falling back below W_est: checked at 32 points) leaves it to the solver.
 func (f *cubicFluid) Advance(x []float64, o Observation, clock, packets float64) (float64, bool) {
 	if f.win.SlowStart || !(clock > 0) || !(packets >= 0) {
 		return 0, false
 	}
 	rtt := ClockRTT(o)
-	t0 := o.Now - f.start
-	g := cubicFlow{c: f.p.c, origin: f.origin, k: clock / rtt, d0: t0 + rtt - f.k, w0: x[0]}
-	g.p0 = g.poly(0)
-	want := packets * rtt
-	lo, hi := 0.0, want/x[0]
-	s := hi / 2
+	k := clock / rtt
+	t, w, west := o.Now-f.start, x[0], x[1]
+	want, spent := packets*rtt, 0.0
+	for range 8 {
+		var ds, area float64
+		done, ok := false, false
+		if f.friendly(t, west*(1-1e-9)) { // at an epoch's start the curve and W_est are equal, up to rounding
+			ds, area, w, west, done, ok = f.friendlyStretch(t, w, west, k, want)
+		} else {
+			ds, area, w, west, done, ok = f.cubicStretch(t, w, west, k, rtt, want)
+		}
+		if !ok {
+			return 0, false
+		}
+		t, spent, want = t+ds, spent+ds, want-area
+		if done {
+			if !(w < f.win.MaxCwnd) || math.IsNaN(w) {
+				return 0, false
+			}
+			x[0], x[1] = w, west
+			return spent, true
+		}
+	}
+	return 0, false
+}
+
+// solveArea finds s in [0, hi] with area(s) = want, area increasing with slope window(s)
+// (Newton's method inside a bisection bracket); ok is false if it does not converge.
+func solveArea(area, window func(float64) float64, want, hi float64) (float64, bool) {
+	lo, s := 0.0, hi/2
 	for range 100 {
-		r := g.area(s) - want
+		r := area(s) - want
 		if math.Abs(r) <= 1e-13*want {
 			break
 		}
@@ -59,34 +84,97 @@ func (f *cubicFluid) Advance(x []float64, o Observation, clock, packets float64)
 		} else {
 			lo = s
 		}
-		next := s - r/g.window(s)
+		next := s - r/window(s)
 		if !(next > lo && next < hi) {
 			next = (lo + hi) / 2
 		}
 		s = next
 	}
-	if math.Abs(g.area(s)-want) > 1e-9*want {
-		return 0, false
+	return s, math.Abs(area(s)-want) <= 1e-9*want
+}
+
+// friendlyStretch is the Reno-friendly region from epoch time t: the target W_est + α
+// grows linearly, W' = k·(W_est + α − W), so W(s) = W_est(s) + (W − W_est)·e^(−k·s). It ends
+// at the loss (done), where W_est reaches cwnd_prior (α changes), or where the curve
+// overtakes W_est, and returns its length, the area ∫W it covered and the state there.
+func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1, west1 float64, done, ok bool) {
+	a := f.estAlpha(west)
+	if w > west+a {
+		return 0, 0, 0, 0, false, false
 	}
-	west := func(v float64) float64 { // W_est after v seconds: α_cubic per RTT up to cwnd_prior, then 1
-		w, a := x[1], f.estAlpha(x[1])
-		if a != 1 && w+a*g.k*v > f.prior {
-			return f.prior + g.k*(v-(f.prior-w)/(a*g.k))
+	win := func(s float64) float64 { return west + a*k*s + (w-west)*math.Exp(-k*s) }
+	ar := func(s float64) float64 { return west*s + a*k*s*s/2 - (w-west)*math.Expm1(-k*s)/k }
+	end := want / w // W only grows
+	if a != 1 && west < f.prior {
+		end = math.Min(end, (f.prior-west)/(a*k))
+	}
+	// The first point where the curve reaches W_est: sampled, then bisected.
+	over := func(s float64) bool { return f.curve(t+s) >= west+a*k*s }
+	const samples = 64
+	for j := 1; j <= samples; j++ {
+		if s := end * float64(j) / samples; over(s) {
+			lo, hi := end*float64(j-1)/samples, s
+			for range 60 {
+				if m := (lo + hi) / 2; over(m) {
+					hi = m
+				} else {
+					lo = m
+				}
+			}
+			end = hi
+			break
 		}
-		return w + a*g.k*v
 	}
+	if ar(end) >= want {
+		s, ok := solveArea(ar, win, want, end)
+		return s, want, win(s), west + a*k*s, true, ok
+	}
+	return end, ar(end), win(end), west + a*k*end, false, true
+}
+
+// cubicStretch is the cubic curve from epoch time t (cubicFlow), with W_est growing
+// alongside, to the loss (done) or to where the curve falls back below W_est near its
+// plateau; ok is false if the target leaves its clamps on the way.
+func (f *cubicFluid) cubicStretch(t, w, west, k, rtt, want float64) (ds, area, w1, west1 float64, done, ok bool) {
+	g := cubicFlow{c: f.p.c, origin: f.origin, k: k, d0: t + rtt - f.k, w0: w}
+	g.p0 = g.poly(0)
+	s, ok := solveArea(g.area, g.window, want, want/w)
+	if !ok {
+		return 0, 0, 0, 0, false, false
+	}
+	est := func(v float64) float64 { // W_est after v seconds: α_cubic per RTT up to cwnd_prior, then 1
+		a := f.estAlpha(west)
+		if a != 1 && west+a*k*v > f.prior {
+			return f.prior + k*(v-(f.prior-west)/(a*k))
+		}
+		return west + a*k*v
+	}
+	under := func(v float64) bool { return f.friendly(t+v, est(v)*(1-1e-9)) }
 	const checks = 32
+	for j := 1; j <= checks; j++ {
+		v := s * float64(j) / checks
+		if under(v) {
+			lo, hi := s*float64(j-1)/checks, v
+			for range 60 {
+				if m := (lo + hi) / 2; under(m) {
+					hi = m
+				} else {
+					lo = m
+				}
+			}
+			s, done = hi, false
+			break
+		}
+		done = true
+	}
 	for j := 0; j <= checks; j++ {
 		v := s * float64(j) / checks
-		w, tg := g.window(v), g.target(v)
-		if tg < w*(1-1e-12) || tg > 1.5*w || (f.p.friendly == 1 && f.curve(t0+v) < west(v)*(1-1e-9)) {
-			return 0, false
+		if wv, tg := g.window(v), g.target(v); tg < wv*(1-1e-12) || tg > 1.5*wv {
+			return 0, 0, 0, 0, false, false
 		}
 	}
-	w := g.window(s)
-	if !(w < f.win.MaxCwnd) || math.IsNaN(w) {
-		return 0, false
+	if done {
+		return s, want, g.window(s), est(s), true, true
 	}
-	x[0], x[1] = w, west(s)
-	return s, true
+	return s, g.area(s), g.window(s), est(s), false, true
 }
