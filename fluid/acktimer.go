@@ -18,9 +18,7 @@ import (
 // resends take the link but acknowledge nothing. Faster paths never arm it: their ACKs are
 // far inside any RTO, and their timeouts are those of their loss recoveries (losses.go).
 type ackTimer struct {
-	srtt, rttvar   float64 // RFC 6298 estimator, s (α = 1/8, β = 1/4)
-	haveSRTT       bool
-	reinit         bool    // after more than three backoffs the next sample starts afresh
+	est            model.RTTEstimator
 	backoff        float64 // RTO multiplier: 1, 2, 4, …
 	timing         bool
 	timedSeq       float64 // the timed packet's number among the new packets (1-based)
@@ -58,25 +56,12 @@ func (s *system) armAckTimers() {
 
 // rto is the timer's current timeout, s, as the packet sender computes it.
 func (at *ackTimer) rto(f *subflow) float64 {
-	base := model.InitialRTOS
-	if at.haveSRTT {
-		base = at.srtt + math.Max(model.ClockGranularityS, 4*at.rttvar)
-	}
+	base := at.est.Base()
 	lo := model.MinRTOS
 	if f.recovery == model.RecoveryPRR {
 		lo = ns3MinRTOS
 	}
 	return math.Min(math.Max(base, lo)*at.backoff, model.MaxRTOS)
-}
-
-func (at *ackTimer) sample(r float64) {
-	if !at.haveSRTT || at.reinit {
-		at.srtt, at.rttvar = r, r/2
-		at.haveSRTT, at.reinit = true, false
-		return
-	}
-	at.rttvar = 0.75*at.rttvar + 0.25*math.Abs(at.srtt-r)
-	at.srtt = 0.875*at.srtt + 0.125*r
 }
 
 // copiesBelow is how many of the first n packets sent were copies.
@@ -137,7 +122,7 @@ func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 	}
 	if n := math.Floor(u + 1e-9); n > at.acked {
 		if at.timing && n >= at.timedSeq {
-			at.sample(when(at.timedSeq) - at.timedAt)
+			at.est.Sample(when(at.timedSeq) - at.timedAt)
 			at.timing, at.backoff = false, 1
 		}
 		at.acked, at.lastAckAt = n, when(n)
@@ -177,7 +162,7 @@ func (s *system) ackTimeout(f *subflow, t float64, y []float64, sent float64) {
 	if at.rto(f) < model.MaxRTOS {
 		at.backoff *= 2
 	}
-	at.reinit = at.reinit || at.backoff > 8
+	at.est.Reinit = at.est.Reinit || at.backoff > 8
 	whole := math.Ceil(sent - 1e-9)
 	if n := math.Ceil(whole-at.copiesBelow(whole)-1e-9) - at.acked; n > 0 {
 		sp := span{whole, whole + n}

@@ -70,29 +70,6 @@ func (f *cubicFluid) Advance(x []float64, o Observation, clock, packets float64)
 	return 0, false
 }
 
-// solveArea finds s in [0, hi] with area(s) = want, area increasing with slope window(s)
-// (Newton's method inside a bisection bracket); ok is false if it does not converge.
-func solveArea(area, window func(float64) float64, want, hi float64) (float64, bool) {
-	lo, s := 0.0, hi/2
-	for range 100 {
-		r := area(s) - want
-		if math.Abs(r) <= 1e-13*want {
-			break
-		}
-		if r > 0 {
-			hi = s
-		} else {
-			lo = s
-		}
-		next := s - r/window(s)
-		if !(next > lo && next < hi) {
-			next = (lo + hi) / 2
-		}
-		s = next
-	}
-	return s, math.Abs(area(s)-want) <= 1e-9*want
-}
-
 // friendlyStretch is the Reno-friendly region from epoch time t: the target W_est + α
 // grows linearly, W' = k·(W_est + α − W), so W(s) = W_est(s) + (W − W_est)·e^(−k·s). It ends
 // at the loss (done), where W_est reaches cwnd_prior (α changes), or where the curve
@@ -126,7 +103,7 @@ func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1,
 		}
 	}
 	if ar(end) >= want {
-		s, ok := solveArea(ar, win, want, end)
+		s, ok := solveIncreasing(ar, win, want, 0, end)
 		return s, want, win(s), west + a*k*s, true, ok
 	}
 	return end, ar(end), win(end), west + a*k*end, false, true
@@ -138,7 +115,7 @@ func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1,
 func (f *cubicFluid) cubicStretch(t, w, west, k, rtt, want float64) (ds, area, w1, west1 float64, done, ok bool) {
 	g := cubicFlow{c: f.p.c, origin: f.origin, k: k, d0: t + rtt - f.k, w0: w}
 	g.p0 = g.poly(0)
-	s, ok := solveArea(g.area, g.window, want, want/w)
+	s, ok := solveIncreasing(g.area, g.window, want, 0, want/w)
 	if !ok {
 		return 0, 0, 0, 0, false, false
 	}

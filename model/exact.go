@@ -1,10 +1,6 @@
 package model
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/integrate/quad"
-)
+import "math"
 
 // An ExactFlow is a FluidLaw whose state has a closed-form flow between events, which lets
 // the fluid engine move straight from one loss to the next instead of stepping a solver
@@ -26,7 +22,12 @@ type ExactRule interface {
 	Flow(w0, s float64, o Observation) (w, u float64, ok bool)
 }
 
-var _ ExactFlow = (*windowFluid)(nil)
+var (
+	_ ExactFlow = (*windowFluid)(nil)
+	_ ExactRule = renoRule{}
+	_ ExactRule = (*scalableRule)(nil)
+	_ ExactRule = (*highSpeedRule)(nil)
+)
 
 // Advance: a one-window law in congestion avoidance whose rule is an ExactRule, below the
 // receiver window all the way.
@@ -61,57 +62,25 @@ func (r *scalableRule) Flow(w0, s float64, _ Observation) (float64, float64, boo
 	return w0 * math.Exp(p.a*u), u, true
 }
 
-// hsNodes and hsWeights are 12-point Gauss–Legendre on [−1, 1], for HighSpeed's flow.
-var hsNodes, hsWeights = func() ([]float64, []float64) {
-	x, w := make([]float64, 12), make([]float64, 12)
-	quad.Legendre{}.FixedLocations(x, w, -1, 1)
-	return x, w
-}()
-
-// gauss is ∫_lo^hi f by hsNodes, split at HighSpeed's Low_Window, where a(w) has a kink.
-func gauss(f func(float64) float64, lo, hi float64) float64 {
-	if lo < hsLowWindow && hi > hsLowWindow {
-		return gauss(f, lo, hsLowWindow) + gauss(f, hsLowWindow, hi)
-	}
-	m, h, sum := (lo+hi)/2, (hi-lo)/2, 0.0
-	for i, x := range hsNodes {
-		sum += hsWeights[i] * f(m+h*x)
-	}
-	return h * sum
-}
-
-// Flow: the closed form a(w) (no table, no whole-packet counting) has no closed-form flow,
-// but the rounds and window-rounds to a window w are one-dimensional integrals,
-// u = ∫dw/a(w) and s = ∫w/a(w) dw from w0; Newton's method on s(w) (slope w/a(w)) finds the
-// window, each step a 12-point Gauss–Legendre quadrature over a cycle's range of windows.
-func (r *highSpeedRule) Flow(w0, s float64, _ Observation) (float64, float64, bool) {
-	if r.rows != nil || r.p.whole != 0 || !(w0 >= 1) {
-		return 0, 0, false
-	}
-	area := func(w float64) float64 { return gauss(func(v float64) float64 { return v / HighSpeedA(v) }, w0, w) }
-	lo, hi := w0, w0+s/w0*HighSpeedA(w0)*2+1 // W grows at least at a(w0) per round
-	for area(hi) < s {
-		lo, hi = hi, 2*hi
-	}
-	w := (lo + hi) / 2
-	for range 60 {
-		r := area(w) - s
-		if math.Abs(r) <= 1e-12*s {
+// solveIncreasing finds x in [lo, hi] with f(x) = want for an increasing f of slope df
+// (Newton's method inside a bisection bracket); ok is false if it does not converge.
+func solveIncreasing(f, df func(float64) float64, want, lo, hi float64) (float64, bool) {
+	x := (lo + hi) / 2
+	for range 100 {
+		r := f(x) - want
+		if math.Abs(r) <= 1e-13*want {
 			break
 		}
 		if r > 0 {
-			hi = w
+			hi = x
 		} else {
-			lo = w
+			lo = x
 		}
-		next := w - r*HighSpeedA(w)/w
+		next := x - r/df(x)
 		if !(next > lo && next < hi) {
 			next = (lo + hi) / 2
 		}
-		w = next
+		x = next
 	}
-	if math.Abs(area(w)-s) > 1e-9*s {
-		return 0, 0, false
-	}
-	return w, gauss(func(v float64) float64 { return 1 / HighSpeedA(v) }, w0, w), true
+	return x, math.Abs(f(x)-want) <= 1e-9*want
 }

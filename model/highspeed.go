@@ -265,3 +265,42 @@ func (a *highSpeed) Variants() []Variant {
 			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2}, Recovery: RecoveryPRR},
 	}
 }
+
+// hsNodes and hsWeights are 12-point Gauss–Legendre on [−1, 1], for HighSpeed's flow.
+var hsNodes, hsWeights = func() ([]float64, []float64) {
+	x, w := make([]float64, 12), make([]float64, 12)
+	quad.Legendre{}.FixedLocations(x, w, -1, 1)
+	return x, w
+}()
+
+// gauss is ∫_lo^hi f by hsNodes, split at HighSpeed's Low_Window, where a(w) has a kink.
+func gauss(f func(float64) float64, lo, hi float64) float64 {
+	if lo < hsLowWindow && hi > hsLowWindow {
+		return gauss(f, lo, hsLowWindow) + gauss(f, hsLowWindow, hi)
+	}
+	m, h, sum := (lo+hi)/2, (hi-lo)/2, 0.0
+	for i, x := range hsNodes {
+		sum += hsWeights[i] * f(m+h*x)
+	}
+	return h * sum
+}
+
+// Flow: the closed form a(w) (no table, no whole-packet counting) has no closed-form flow,
+// but the rounds and window-rounds to a window w are one-dimensional integrals,
+// u = ∫dw/a(w) and s = ∫w/a(w) dw from w0; Newton's method on s(w) (slope w/a(w)) finds the
+// window, each step a 12-point Gauss–Legendre quadrature over a cycle's range of windows.
+func (r *highSpeedRule) Flow(w0, s float64, _ Observation) (float64, float64, bool) {
+	if r.rows != nil || r.p.whole != 0 || !(w0 >= 1) {
+		return 0, 0, false
+	}
+	area := func(w float64) float64 { return gauss(func(v float64) float64 { return v / HighSpeedA(v) }, w0, w) }
+	lo, hi := w0, 2*w0 // doubled until it brackets the window
+	for area(hi) < s {
+		lo, hi = hi, 2*hi
+	}
+	w, ok := solveIncreasing(area, func(v float64) float64 { return v / HighSpeedA(v) }, s, lo, hi)
+	if !ok {
+		return 0, 0, false
+	}
+	return w, gauss(func(v float64) float64 { return 1 / HighSpeedA(v) }, w0, w), true
+}

@@ -246,7 +246,7 @@ func TestLinuxPacing(t *testing.T) {
 	if r := x.paceRate(sm, f); r != 0 {
 		t.Errorf("pacing rate before an RTT sample %g, want 0 (unpaced)", r)
 	}
-	f.haveSRTT, f.srtt, f.cwnd = true, 0.01, 100
+	f.est.Have, f.est.SRTT, f.cwnd = true, 0.01, 100
 	if r := x.paceRate(sm, f); math.Abs(r-2*100/0.01) > 1e-9 {
 		t.Errorf("slow-start pacing rate %g packets/s, want 2·cwnd/SRTT = %g", r, 2*100/0.01)
 	}

@@ -153,7 +153,7 @@ func TestRecoverySingleLoss(t *testing.T) {
 				if lo := math.Floor(e.ssthresh / 2); e.minWin < lo {
 					t.Errorf("window fell to %v in recovery, want at least ⌊ssthresh/2⌋ = %v", e.minWin, lo)
 				}
-				d.until(d.f.srtt, func() bool { return !d.f.rec.override })
+				d.until(d.f.est.SRTT, func() bool { return !d.f.rec.override })
 			} else {
 				if want := e.lawCwnd / 2; math.Abs(e.ssthresh-want) > 1e-9 {
 					t.Errorf("ssthresh %v, want W/2 = %v", e.ssthresh, want)
@@ -245,8 +245,8 @@ func TestRecoveryLostRetransmission(t *testing.T) {
 				if d.f.lossEvents != 1 || d.retransmissions() != 2 || d.f.timeouts != 0 {
 					t.Errorf("%d loss events, %d retransmissions, %d timeouts; want 1, 2, 0", d.f.lossEvents, d.retransmissions(), d.f.timeouts)
 				}
-				if dt := d.sm.now - rtxAt; dt > 2.5*d.f.srtt {
-					t.Errorf("recovered %.3f s after the retransmission, want within about two round trips (%.3f s)", dt, 2*d.f.srtt)
+				if dt := d.sm.now - rtxAt; dt > 2.5*d.f.est.SRTT {
+					t.Errorf("recovered %.3f s after the retransmission, want within about two round trips (%.3f s)", dt, 2*d.f.est.SRTT)
 				}
 				return
 			}

@@ -153,12 +153,12 @@ func (x *flowExt) paceRate(sm *sim, f *tcpFlow) float64 {
 		if r := f.conn.law.(model.Pacer).PacingRate(); r > 0 && !math.IsInf(r, 1) {
 			return r
 		}
-	case x.linux && f.haveSRTT && f.srtt > 0:
+	case x.linux && f.est.Have && f.est.SRTT > 0:
 		ratio := 1.2
 		if ss := f.conn.ssthreshOf(f.sub); !(ss > 0) || f.cwnd < ss/2 {
 			ratio = 2
 		}
-		return ratio * math.Max(f.cwnd, float64(f.sndNxt-f.sndUna)) / f.srtt
+		return ratio * math.Max(f.cwnd, float64(f.sndNxt-f.sndUna)) / f.est.SRTT
 	}
 	return 0
 }

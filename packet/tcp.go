@@ -66,9 +66,7 @@ type tcpFlow struct {
 	timing           bool // one packet at a time is timed (Karn: never a retransmission)
 	timedSeq         int64
 	timedAt          float64
-	srtt, rttvar     float64
-	haveSRTT         bool
-	reinitSRTT       bool    // after a long backoff the next sample restarts the estimator
+	est              model.RTTEstimator
 	backoff          float64 // RTO multiplier, 1, 2, 4, …
 	lastRTT, baseRTT float64 // latest and minimum RTT samples, s
 	haveRTT          bool
@@ -238,26 +236,12 @@ func (f *tcpFlow) finish(now float64) {
 // at least MinRTOS (and ns-3's 1 s for a RecoveryPRR sender, recovery.go), times the
 // backoff, at most MaxRTOS.
 func (f *tcpFlow) rto(sm *sim) float64 {
-	base := InitialRTOS
-	if f.haveSRTT {
-		base = f.srtt + math.Max(ClockGranularityS, 4*f.rttvar)
-	}
+	base := f.est.Base()
 	lo := sm.minRTO
 	if f.rec != nil {
 		lo = math.Max(lo, f.rec.minRTO)
 	}
 	return math.Min(math.Max(base, lo)*f.backoff, MaxRTOS)
-}
-
-// rttSample feeds one measurement to the RFC 6298 estimator (α = 1/8, β = 1/4).
-func (f *tcpFlow) rttSample(r float64) {
-	if !f.haveSRTT || f.reinitSRTT {
-		f.srtt, f.rttvar = r, r/2
-		f.haveSRTT, f.reinitSRTT = true, false
-		return
-	}
-	f.rttvar = 0.75*f.rttvar + 0.25*math.Abs(f.srtt-r)
-	f.srtt = 0.875*f.srtt + 0.125*r
 }
 
 // setTimer (re)arms the retransmission timer for time at. The timer is lazy: pushing back
@@ -364,7 +348,7 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 	f.haveRTT = true
 	a := e.pkt.seq
 	if f.timing && a > f.timedSeq {
-		f.rttSample(sm.now - f.timedAt)
+		f.est.Sample(sm.now - f.timedAt)
 		f.timing = false
 		f.backoff = 1
 	}
@@ -523,7 +507,7 @@ func (f *tcpFlow) timeout(sm *sim) {
 	if f.backoff > 8 {
 		// ns-2 and RFC 6298 §5.7: after several backoffs the old SRTT says little about the
 		// path; the next sample starts the estimator afresh.
-		f.reinitSRTT = true
+		f.est.Reinit = true
 	}
 	f.setTimer(sm, sm.now+f.rto(sm))
 	f.trySend(sm)
