@@ -133,18 +133,21 @@ func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 	}
 	at.checkT, at.checkU = t, u
 	changed := false
-	if deadline := at.lastAckAt + at.rto(f); newSent > at.acked+1e-9 && t >= deadline-1e-12 {
+	outstanding := newSent > at.acked+1e-9
+	if !outstanding {
+		at.lastAckAt = t // nothing in flight: the timer is off, and starts with the next packet
+	} else if t >= at.lastAckAt+at.rto(f)-1e-12 {
 		s.ackTimeout(f, t, y, sent)
 		changed = true
 	}
 	at.nextCheck = at.lastAckAt + at.rto(f)
-	// The next ACK at the pace packets leave the network now: check there too.
+	// The next ACK at the pace packets leave the network now: check there too, unless it
+	// is not ahead (a count the drops have moved past): the deadline then decides.
 	if rate := f.deliver / (f.wire * f.mult); rate > 0 {
-		if next := t + (at.countOfNew(at.acked+1)-left)/rate; next > t {
+		if next := t + (at.countOfNew(at.acked+1)-left)/rate; next > t*(1+1e-9)+1e-9 {
 			at.nextCheck = math.Min(at.nextCheck, next)
 		}
 	}
-	at.nextCheck = math.Max(at.nextCheck, math.Nextafter(t, math.Inf(1)))
 	return changed
 }
 
