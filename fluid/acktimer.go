@@ -26,7 +26,8 @@ type ackTimer struct {
 	acked          float64 // whole packets of new data acknowledged
 	lastAckAt      float64 // when the timer last restarted, s
 	checkT, checkU float64 // the previous check: its time, s, and new data delivered then
-	copies         []span  // spans of the sent count whose packets are go-back-N copies
+	copies         []span  // spans of the sent count whose packets are go-back-N copies, in order
+	retired        float64 // copies in spans that have wholly left the network (retire)
 	oldSent        float64 // the sent count at the latest timeout
 	nextCheck      float64 // s
 }
@@ -64,13 +65,25 @@ func (at *ackTimer) rto(f *subflow) float64 {
 	return math.Min(math.Max(base, lo)*at.backoff, model.MaxRTOS)
 }
 
-// copiesBelow is how many of the first n packets sent were copies.
+// copiesBelow is how many of the first n packets sent were copies, for n at or above the
+// packets that have left the network.
 func (at *ackTimer) copiesBelow(n float64) float64 {
-	c := 0.0
+	c := at.retired
 	for _, sp := range at.copies {
 		c += math.Max(math.Min(n, sp.to)-sp.from, 0)
 	}
 	return c
+}
+
+// retire folds the spans wholly below left into a count, so that a long run's timeouts do
+// not lengthen the walk every evaluation makes (deliveringCopy).
+func (at *ackTimer) retire(left float64) {
+	k := 0
+	for k < len(at.copies) && at.copies[k].to <= left {
+		at.retired += at.copies[k].to - at.copies[k].from
+		k++
+	}
+	at.copies = at.copies[k:]
 }
 
 // isCopy reports whether packet number n of the sent count is a copy.
@@ -85,7 +98,7 @@ func (at *ackTimer) isCopy(n float64) bool {
 
 // countOfNew is the sent count at which the u-th packet of new data went out.
 func (at *ackTimer) countOfNew(u float64) float64 {
-	n := u
+	n := u + at.retired
 	for _, sp := range at.copies {
 		if sp.from < n {
 			n += sp.to - sp.from
@@ -113,6 +126,7 @@ func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 	at := f.at
 	sent := math.Max(y[f.cnt+cntSent], 0) / f.mult
 	left := f.left(y)
+	at.retire(left)
 	u := left - at.copiesBelow(left)
 	when := func(v float64) float64 { // the time new data delivered passed v, s (linear)
 		if u <= at.checkU {
