@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/internal/scengen"
@@ -32,6 +33,11 @@ var fluidSlack = model.Slack{Pkts: 1, Rel: 1e-4}
 // milliseconds (TestFluidSlowInputsStayCheap).
 const fuzzMaxSteps = 30_000
 
+// fuzzRunS bounds each run's wall time as well, s: a machine shared with other work, under
+// the fuzzer's coverage instrumentation, can be several times slower than the half second
+// fuzzMaxSteps allows; a run stopped by its context is the engine honouring cancellation.
+const fuzzRunS = 2
+
 func FuzzRun(f *testing.F) {
 	f.Add(uint64(1), uint8(2), uint8(1), uint16(500), uint8(0), uint8(3))
 	f.Add(uint64(2), uint8(1), uint8(3), uint16(10), uint8(1), uint8(200))
@@ -50,9 +56,11 @@ func FuzzRun(f *testing.F) {
 			sample = 0
 		}
 		for _, form := range []string{fluid.FormHybrid, fluid.FormHybridRecovery} {
-			r, err := fluid.Run(context.Background(), s, fluid.Settings{Seed: seed, SampleS: sample, Form: form, MaxSteps: fuzzMaxSteps, SACK: knobs&32 == 32, Exact: exact})
-			if errors.Is(err, ode.ErrMaxSteps) {
-				continue // bounded, as promised: the engine refuses to go on
+			ctx, cancel := context.WithTimeout(context.Background(), fuzzRunS*time.Second)
+			r, err := fluid.Run(ctx, s, fluid.Settings{Seed: seed, SampleS: sample, Form: form, MaxSteps: fuzzMaxSteps, SACK: knobs&32 == 32, Exact: exact})
+			cancel()
+			if errors.Is(err, ode.ErrMaxSteps) || errors.Is(err, context.DeadlineExceeded) {
+				continue // bounded, as promised: the engine refuses to go on, or stops when told
 			}
 			if err != nil {
 				t.Fatalf("%s: run: %v", form, err)
