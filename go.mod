@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/go-echarts/go-echarts/v2 v2.6.7
+	github.com/goccy/go-json v0.12.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1

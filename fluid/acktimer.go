@@ -45,9 +45,7 @@ func (s *system) armAckTimers() {
 		}
 		slowest := 0.0
 		for _, li := range f.links {
-			if c := s.links[li].capBps; c > 0 {
-				slowest = math.Max(slowest, f.wire/c)
-			}
+			slowest = math.Max(slowest, s.links[li].packetTime(f.wire))
 		}
 		if slowest >= model.MinRTOS {
 			f.at = &ackTimer{backoff: 1, lastAckAt: f.start, checkT: f.start, nextCheck: f.start}

@@ -13,20 +13,28 @@ import (
 
 // newSystem assembles a validated scenario into one hybrid system: links, paths in link
 // order, every flow's law and subflows, cross traffic, and the state layout (layout.go).
-func newSystem(sc *model.Scenario, set Settings) (*system, error) {
+// With fo, the system is the folded scenario's (fold.go).
+func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 	if err := set.resolve(); err != nil {
 		return nil, err
 	}
-	sys := &system{sc: sc, set: set, form: forms[set.Form], end: sc.DurationS}
+	bdps := sc.FlowPathBDPs
+	if fo != nil {
+		sc, bdps = fo.sc, fo.orig.FlowPathBDPs
+	}
+	sys := &system{sc: sc, set: set, form: forms[set.Form], end: sc.DurationS, pathBDPs: bdps}
 	var lay layout
 	linkIdx := make(map[string]int, len(sc.Links))
 	for i, l := range sc.Links {
 		linkIdx[l.Name] = i
 		sys.links = append(sys.links, link{
-			linkSpec: linkSpec{name: l.Name, capBps: l.CapacityBps / 8, loss: l.Loss, lossP: l.LossP,
+			linkSpec: linkSpec{name: l.Name, capBps: l.CapacityBps / 8, copies: 1, loss: l.Loss, lossP: l.LossP,
 				red: l.Queue == model.QueueRED, redParams: l.RED, off: lay.reserve(linkVars)},
 			linkState: linkState{up: true, delayS: l.DelayS},
 		})
+		if fo != nil {
+			sys.links[i].copies = fo.copies[i]
+		}
 	}
 	paths := make(map[string][]int, len(sc.Paths))
 	for _, p := range sc.Paths {
@@ -45,7 +53,7 @@ func newSystem(sc *model.Scenario, set Settings) (*system, error) {
 		return nil, err
 	}
 	sys.order = order
-	first := Classes(sc, sys.set)
+	first := classes(sc, sys.set)
 	subflowOf := make([]int, len(sc.Flows)) // a class's first flow → its subflow
 	rngIdx := 0                             // the subflow index each flow's random stream is named by, as without classes
 	for i := range sc.Flows {
@@ -105,7 +113,7 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 	flowPaths := f.PathNames()
 	rwnd := f.RwndBytes / f.MSSBytes
 	law := alg.NewFluid(model.FlowConfig{InitialCwnd: f.InitialCwnd, InitialSsthresh: f.InitialSsthresh, MaxCwnd: rwnd,
-		MSSBytes: f.MSSBytes, Subflows: len(flowPaths), PacketsPerAck: f.PacketsPerAck(), PathBDP: sc.FlowPathBDPs(i)})
+		MSSBytes: f.MSSBytes, Subflows: len(flowPaths), PacketsPerAck: f.PacketsPerAck(), PathBDP: s.pathBDPs(i)})
 	lawOff := lay.reserve(law.Vars())
 	first := len(s.flows)
 	for k, pathName := range flowPaths {
@@ -134,9 +142,7 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 		}
 		ff.minRTT = model.MinClockRTT
 		for _, li := range links {
-			if c := s.links[li].capBps; c > 0 {
-				ff.minRTT += ff.wire / c
-			}
+			ff.minRTT += s.links[li].packetTime(ff.wire)
 		}
 		if ff.stop == 0 || ff.stop > sc.DurationS {
 			ff.stop = sc.DurationS

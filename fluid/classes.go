@@ -8,12 +8,13 @@ import (
 )
 
 // classKey is the class scenario flow i belongs to, when it can share one: flows whose
-// algorithm, parameters, path, start, stop, size and packet settings coincide follow the
+// algorithm, parameters, path (named by pathKey: fold.go names private links by their
+// parameters), start, stop, size and packet settings coincide follow the
 // same trajectory in this engine, as long as nothing random reaches them — no random loss
 // or RED on the path (each flow draws its own losses), no marking or AQM, pacing or ECN
 // anywhere (the extension is per flow), one path, and no setting that names subflows. A
 // class costs what one flow costs, however many flows it holds.
-func (s *system) classKey(i int, paths map[string][]int) (string, bool) {
+func (s *system) classKey(i int, pathKey string, paths map[string][]int) (string, bool) {
 	f := s.sc.Flows[i]
 	if !s.classesAllowed() || len(f.PathNames()) != 1 || f.ECN || f.Pacing {
 		return "", false
@@ -23,7 +24,7 @@ func (s *system) classKey(i int, paths map[string][]int) (string, bool) {
 			return "", false
 		}
 	}
-	f.Name = ""
+	f.Name, f.Path = "", pathKey
 	return fmt.Sprintf("%+v", f), true // fmt writes the parameters' map in key order
 }
 
@@ -43,8 +44,17 @@ func (s *system) classesAllowed() bool {
 
 // Classes is, for each flow of sc, the index of the first flow of the class Run
 // integrates it in (the flow itself when it has none): what a run with set costs is one
-// flow per class.
+// flow per class. Flows that differ only in links private to each (a dumbbell's access
+// links) of equal parameters are one class too (fold.go).
 func Classes(sc *model.Scenario, set Settings) []int {
+	if fo := fold(sc, set); fo != nil {
+		sc = fo.sc
+	}
+	return classes(sc, set)
+}
+
+// classes is Classes without folding.
+func classes(sc *model.Scenario, set Settings) []int {
 	s := &system{sc: sc, set: set}
 	paths := make(map[string][]int, len(sc.Paths))
 	ok := true
@@ -59,7 +69,7 @@ func Classes(sc *model.Scenario, set Settings) []int {
 		if !ok {
 			continue // an unknown link: Run refuses the scenario
 		}
-		if key, ok := s.classKey(i, paths); ok {
+		if key, ok := s.classKey(i, sc.Flows[i].Path, paths); ok {
 			if j, seen := first[key]; seen {
 				out[i] = j
 			} else {

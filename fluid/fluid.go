@@ -70,11 +70,16 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 		return meanfield.RunScenario(ctx, sc, meanfield.ScenarioSettings{SampleS: set.SampleS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps})
 	}
 	set.SACK = set.SACK || sc.SACK
-	sys, err := newSystem(sc, set)
+	fo := fold(sc, set)
+	sys, err := newSystem(sc, set, fo)
 	if err != nil {
 		return nil, err
 	}
-	return sys.run(ctx)
+	res, err := sys.run(ctx)
+	if err == nil && fo != nil {
+		fo.expand(res)
+	}
+	return res, err
 }
 
 // resolve fills in the defaults of set and checks it.

@@ -28,7 +28,7 @@ func (s *system) sampleAt(t float64, y *mat.VecDense) {
 		}
 		q := 0.0
 		for _, li := range f.links {
-			q += yd[s.links[li].off+lvQueue] / s.links[li].refBytes
+			q += s.links[li].queuePkts(yd)
 		}
 		smp := model.Sample{
 			TS: t, Subflow: f.sub, CwndPkts: f.window(t, math.Min(yd[f.off+f.sub], f.rwnd)), Ssthresh: model.SsthreshOf(f.law, f.sub),
@@ -45,7 +45,7 @@ func (s *system) sampleAt(t float64, y *mat.VecDense) {
 	}
 	for li := range s.links {
 		l := &s.links[li]
-		s.trace = append(s.trace, model.Sample{TS: t, Flow: -1, Link: l.name, QueuePkts: yd[l.off+lvQueue] / l.refBytes})
+		s.trace = append(s.trace, model.Sample{TS: t, Flow: -1, Link: l.name, QueuePkts: l.queuePkts(yd)})
 	}
 	s.gen++
 	s.nextSmp = t + s.set.SampleS
@@ -104,12 +104,12 @@ func (s *system) result() *model.Result {
 		l := &s.links[li]
 		lr := model.LinkResult{Link: l.name}
 		if T > 0 {
-			lr.MeanQueuePkts = y[l.off+lvQueueTime] / T / l.refBytes
+			lr.MeanQueuePkts = y[l.off+lvQueueTime] / T / (l.refBytes * l.copies)
 			if cap := s.sc.Links[li].CapacityBps / 8; cap > 0 {
 				lr.Utilisation = y[l.off+lvDeparted] / (cap * T)
 			}
 		}
-		lr.DroppedPkts = y[l.off+lvDropped] / l.refBytes
+		lr.DroppedPkts = y[l.off+lvDropped] / (l.refBytes * l.copies)
 		res.Links = append(res.Links, lr)
 	}
 	return res
@@ -126,3 +126,6 @@ func (s *system) flowRows(t float64) int {
 	}
 	return n
 }
+
+// queuePkts is the queue of one copy of link l in state y, packets.
+func (l *link) queuePkts(y []float64) float64 { return y[l.off+lvQueue] / (l.refBytes * l.copies) }

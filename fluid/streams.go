@@ -59,7 +59,7 @@ func (l *link) serve(y []float64) {
 // stream that holds nothing may be served a little faster than it arrives, borrowing from
 // the others (its content goes below zero); settle evens the books when the queue empties.
 func (l *link) shareBusy(y []float64) {
-	h := l.refBytes / l.capBps // one packet time, s
+	h := l.packetTime(l.refBytes)
 	total := 0.0
 	for _, st := range l.streams {
 		total += math.Max(y[st.content], 0) + st.arrive*h

@@ -19,7 +19,8 @@ type link struct {
 
 type linkSpec struct {
 	name      string
-	capBps    float64 // bytes/s when up
+	capBps    float64 // bytes/s when up: all copies' (fold.go)
+	copies    float64 // the identical private links this one stands for (fold.go), ≥ 1
 	bufBytes  float64
 	refBytes  float64 // packet size used to report the queue in packets
 	loss      model.LossModel
@@ -28,6 +29,15 @@ type linkSpec struct {
 	redParams model.RED
 	off       int       // offset of the link's variables in the state vector (layout.go)
 	streams   []*stream // every source's packets at this link (streams.go)
+}
+
+// packetTime is the time one copy of the link takes to send b bytes, s (0 when it has
+// no capacity).
+func (l *link) packetTime(b float64) float64 {
+	if l.capBps <= 0 {
+		return 0
+	}
+	return b * l.copies / l.capBps
 }
 
 type linkState struct {
@@ -146,17 +156,18 @@ type cbrSource struct {
 
 // system is one scenario assembled into a hybrid system.
 type system struct {
-	sc      *model.Scenario
-	set     Settings
-	form    form
-	links   []link
-	order   []int // links in upstream-to-downstream order
-	flows   []subflow
-	cbr     []cbrSource
-	dim     int
-	trace   []model.Sample
-	nextSmp float64
-	scratch *mat.VecDense
+	sc       *model.Scenario
+	pathBDPs func(flow int) []float64 // model.Scenario.FlowPathBDPs of the unfolded scenario
+	set      Settings
+	form     form
+	links    []link
+	order    []int // links in upstream-to-downstream order
+	flows    []subflow
+	cbr      []cbrSource
+	dim      int
+	trace    []model.Sample
+	nextSmp  float64
+	scratch  *mat.VecDense
 	// cache of the network quantities for the last evaluated (t, y)
 	cacheT    float64
 	cacheY    *mat.VecDense

@@ -3,8 +3,10 @@ package model
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -95,9 +97,10 @@ func (s *Scenario) Validate() error {
 			return err
 		}
 	}
-	traffic := map[string]string{} // flow and CBR names share one namespace in results
+	traffic := make(map[string]string, len(s.Flows)+len(s.CBR)) // flow and CBR names share one namespace in results
+	var last Algorithm                                          // the previous flow's configuration
 	for i := range s.Flows {
-		if err := s.validateFlow(i, traffic); err != nil {
+		if err := s.validateFlow(i, traffic, &last); err != nil {
 			return err
 		}
 	}
@@ -251,16 +254,24 @@ func uniqueTraffic(names map[string]string, name, at string) error {
 	return nil
 }
 
-func (s *Scenario) validateFlow(i int, names map[string]string) error {
+func (s *Scenario) validateFlow(i int, names map[string]string, last *Algorithm) error {
 	f := &s.Flows[i]
-	at := fmt.Sprintf("flows[%d]", i)
+	at := "flows[" + strconv.Itoa(i) + "]"
 	if f.Name == "" {
-		f.Name = fmt.Sprintf("f%d", i)
+		f.Name = "f" + strconv.Itoa(i)
 	}
 	if err := uniqueTraffic(names, f.Name, at); err != nil {
 		return err
 	}
-	alg, err := Configure(f.Algorithm, f.Params)
+	// A scenario's count expands into runs of flows alike: one configuration checks a run.
+	var alg Algorithm
+	var err error
+	if prev := i - 1; prev >= 0 && s.Flows[prev].Algorithm == f.Algorithm && maps.Equal(s.Flows[prev].Params, f.Params) {
+		alg = *last
+	} else {
+		alg, err = Configure(f.Algorithm, f.Params)
+		*last = alg
+	}
 	var pe *ParamError
 	switch {
 	case errors.As(err, &pe) && pe.Param != "":

@@ -3,13 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
+
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"text/tabwriter"
+
+	gojson "github.com/goccy/go-json"
 
 	"github.com/urfave/cli/v2"
 )
@@ -47,10 +49,10 @@ func outputFormat(c *cli.Context) string {
 // command (undefined figures are null): it is reported as one, and nothing is written.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	enc := gojson.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		var unsupported *json.UnsupportedValueError
+		var unsupported *gojson.UnsupportedValueError
 		if errors.As(err, &unsupported) {
 			return fmt.Errorf("internal error: %s in the JSON output, where an undefined figure should be null (please report it with the command line)", unsupported.Str)
 		}
