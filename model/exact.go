@@ -69,7 +69,7 @@ func solveIncreasing(f, df func(float64) float64, want, lo, hi float64) (float64
 	for range 100 {
 		r := f(x) - want
 		if math.Abs(r) <= 1e-13*want {
-			break
+			return x, true
 		}
 		if r > 0 {
 			hi = x

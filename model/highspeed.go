@@ -294,9 +294,16 @@ func (r *highSpeedRule) Flow(w0, s float64, _ Observation) (float64, float64, bo
 		return 0, 0, false
 	}
 	area := func(w float64) float64 { return gauss(func(v float64) float64 { return v / HighSpeedA(v) }, w0, w) }
-	lo, hi := w0, 2*w0 // doubled until it brackets the window
-	for area(hi) < s {
-		lo, hi = hi, 2*hi
+	// a(w) never falls as w grows, so s ≤ (w² − w0²)/(2·a(w0)) bounds the window from below,
+	// and s ≥ (w² − w0²)/(2·a(2·lo)) from above if that bound is below 2·lo: a bracket so
+	// tight that Newton's method converges in three steps. Otherwise it is doubled until it
+	// brackets.
+	lo := math.Sqrt(w0*w0 + 2*HighSpeedA(w0)*s)
+	hi := math.Sqrt(w0*w0 + 2*HighSpeedA(2*lo)*s)
+	if !(hi <= 2*lo) {
+		for hi = 2 * lo; area(hi) < s; {
+			lo, hi = hi, 2*hi
+		}
 	}
 	w, ok := solveIncreasing(area, func(v float64) float64 { return v / HighSpeedA(v) }, s, lo, hi)
 	if !ok {
