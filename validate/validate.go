@@ -174,7 +174,11 @@ func (v *Report) notes(haveHeadline bool) {
 		v.Notes = append(v.Notes, fmt.Sprintf("%d groups of flows share no link: each ran alone in both engines, with common random numbers", v.Groups))
 	}
 	if v.SACK {
-		v.Notes = append(v.Notes, "packet senders use SACK recovery: "+v.sackWhy)
+		why := v.sackWhy
+		if why == "" {
+			why = "the scenario sets sack: true"
+		}
+		v.Notes = append(v.Notes, "packet senders use SACK recovery: "+why)
 	}
 	if v.JitterS > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("drop rule proportional: packet senders hold each packet a further U(0, %.3g ms), two packet times at the slowest link, against drop-tail phase effects", 1e3*v.JitterS))
