@@ -8,6 +8,7 @@
 package reference
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -327,6 +328,9 @@ func Fairness(s FairnessSpec) (*Experiment, error) {
 		return nil, err
 	}
 	e.Name = fmt.Sprintf("fairness-%s-%s", fs.Mode, s.Algorithm)
+	if against, n := cmp.Or(fs.Against, "reno"), cmp.Or(fs.AgainstFlows, 4); fs.Mode == response.ModeFriendliness && (against != "reno" || n != 4) {
+		e.Name += fmt.Sprintf("-vs-%s%d", against, n)
+	}
 	e.Mode, e.Seed, e.JitterS, e.Params = fs.Mode, s.Seed, s.JitterS, s.Params
 	e.MeasureFromS = fs.MeasureFromS
 	if e.MeasureFromS == 0 {

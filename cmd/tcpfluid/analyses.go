@@ -372,10 +372,9 @@ func fairnessAction(c *cli.Context) error {
 			return flagErr(c, fm[0], "only --mode %s uses it (this is --mode %s)", fm[1], s.Mode)
 		}
 	}
-	against, count, ok := strings.Cut(c.String("against"), ":")
-	n, convErr := strconv.Atoi(count)
-	if _, err := model.New(against); err != nil || !ok || convErr != nil || n < 1 || n > 10000 {
-		return flagErr(c, "against", "want ALGO:COUNT with an algorithm tcpfluid algos lists and 1 to 10000 flows, such as reno:4")
+	against, n, err := againstFlag(c)
+	if err != nil {
+		return err
 	}
 	s.Against, s.AgainstFlows = against, n
 	s.MeasureFromS, s.WindowS = s.DurationS/2, s.DurationS/30
@@ -530,4 +529,14 @@ func fairnessExtra(mode string, r response.FairnessResult, shareLabel string) st
 		}
 	}
 	return ""
+}
+
+// againstFlag reads --against ALGO:COUNT, the friendliness mode's competitors.
+func againstFlag(c *cli.Context) (string, int, error) {
+	against, count, ok := strings.Cut(c.String("against"), ":")
+	n, convErr := strconv.Atoi(count)
+	if _, err := model.New(against); err != nil || !ok || convErr != nil || n < 1 || n > 10000 {
+		return "", 0, flagErr(c, "against", "want ALGO:COUNT with an algorithm tcpfluid algos lists and 1 to 10000 flows, such as reno:4")
+	}
+	return against, n, nil
 }

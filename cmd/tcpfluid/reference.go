@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,7 @@ func referenceCommand() *cli.Command {
 			&cli.IntFlag{Name: "losses", Usage: "response: `N` measured loss events", DefaultText: "2·10^7·p, 60 to 2000"},
 			listFlag("bandwidth", "1Gbps", rateKind, positive, "converge: link rates"),
 			enumFlag("mode", "same", []string{"same", "rtt", "friendliness"}, "fairness: the mode"),
+			stringFlag("against", "reno:4", "fairness --mode friendliness: the competing flows, `ALGO:COUNT` (bbr --against cubic:1: BBR's share against one CUBIC flow)"),
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "`SEEDS`, a comma list of seeds, or N for 1..N (fairness: one run each, mean and spread)"},
 			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
 			durationFlag("duration", "1000s", positive, "fairness: simulated time"),
@@ -204,10 +206,21 @@ func referenceAction(c *cli.Context) error {
 	case reference.KindFairness:
 		jitter, dur := quantity(c, "jitter"), quantity(c, "duration")
 		mss = 1460
+		mode := enumOf(c, "mode")
+		if c.IsSet("against") && mode != response.ModeFriendliness {
+			return flagErr(c, "against", "only --mode friendliness uses it (this is --mode %s)", mode)
+		}
+		against, nAgainst, err := againstFlag(c)
+		if err != nil {
+			return err
+		}
 		for _, a := range algos {
-			row := &reference.Row{Algorithm: a, Mode: enumOf(c, "mode"), Quantity: "jain"}
+			row := &reference.Row{Algorithm: a, Mode: mode, Quantity: "jain"}
 			var exps []*reference.Experiment
-			spec := reference.FairnessSpec{Mode: enumOf(c, "mode"), Algorithm: a, JitterS: jitter, DurationS: dur, Params: ca}
+			spec := reference.FairnessSpec{Mode: mode, Algorithm: a, JitterS: jitter, DurationS: dur, Params: ca}
+			if mode == response.ModeFriendliness {
+				spec.Against, spec.AgainstFlows = against, nAgainst
+			}
 			for _, seed := range seeds {
 				spec.Seed = seed
 				e, err := reference.Fairness(spec)
@@ -345,8 +358,8 @@ func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fa
 			}
 		}
 	case reference.KindFairness:
-		// The competitors of the friendliness mode run tcpfluid's Reno of the same set.
-		against := reference.TcpfluidAlgorithm(set, "reno")
+		// The competitors of the friendliness mode run tcpfluid's variant of the same set.
+		against := reference.TcpfluidAlgorithm(set, cmp.Or(fair.Against, "reno"))
 		for _, en := range []string{response.EngineFluid, response.EnginePacket} {
 			if !engines[en] {
 				continue

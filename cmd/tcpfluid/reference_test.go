@@ -55,8 +55,28 @@ func TestCLIReferenceEmit(t *testing.T) {
 	}
 }
 
+// The friendliness mode's competitors are --against's: BBR against one CUBIC flow is an
+// experiment of its own name, with both modules in the ns-3 program.
+func TestCLIReferenceAgainst(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLI(t, "reference", "--experiment", "fairness", "--mode", "friendliness", "--algo", "bbr", "--against", "cubic:1", "--sim", "ns3", "--emit", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := os.ReadFile(filepath.Join(dir, "fairness-friendliness-bbr-vs-cubic1", "run.sh"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(run), " --algos=TcpBbr,TcpCubic ") {
+		t.Errorf("the ns-3 run is not TcpBbr against one TcpCubic:\n%s", run)
+	}
+}
+
 func TestCLIReferenceErrors(t *testing.T) {
 	for _, args := range [][]string{
+		{"reference", "--experiment", "fairness", "--against", "cubic:1"},
+		{"reference", "--experiment", "fairness", "--mode", "friendliness", "--against", "quic:1"},
+		{"reference", "--experiment", "fairness", "--mode", "friendliness", "--against", "cubic:0"},
 		{"reference", "--sim", "ns4"},
 		{"reference", "--experiment", "bogus"},
 		{"reference", "--p", "2"},
