@@ -56,8 +56,9 @@ const (
 
 // The b(w) line in ln w: b = hsLowDecrease + hsSlope·(ln w − ln Low_Window).
 var (
-	hsLnLow = math.Log(hsLowWindow)
-	hsSlope = (hsHighDecrease - hsLowDecrease) / (math.Log(hsHighWindow) - hsLnLow)
+	hsLnLow  = math.Log(hsLowWindow)
+	hsLnHigh = math.Log(hsHighWindow)
+	hsSlope  = (hsHighDecrease - hsLowDecrease) / (hsLnHigh - hsLnLow)
 )
 
 func init() {
@@ -98,13 +99,18 @@ func HighSpeedA(w float64) float64 {
 	if w <= hsLowWindow {
 		return 1
 	}
-	lnW := math.Log(w)
+	return hsIncreaseAt(math.Log(w))
+}
+
+// hsIncreaseAt is a(w) above Low_Window at ln w = x (at x = ln Low_Window, its limit from
+// above, 0.955: a(w) steps down from Reno's 1 there).
+func hsIncreaseAt(x float64) float64 {
 	b := hsHighDecrease
-	if w < hsHighWindow {
-		b = hsDecreaseLine(lnW)
+	if x < hsLnHigh {
+		b = hsDecreaseLine(x)
 	}
 	// w²·p(w) = 0.078·w^0.8
-	return highSpeedIncrease(0.078*math.Exp(0.8*lnW), b)
+	return highSpeedIncrease(0.078*math.Exp(0.8*x), b)
 }
 
 // highSpeedIncrease is a = w²·p·2·b/(2 − b) for w²·p = w2p: the AIMD increase that, with
@@ -264,50 +270,4 @@ func (a *highSpeed) Variants() []Variant {
 		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed: TableLookupA per segment acked against the window in segments; GetSsThresh (1 − TableLookupB)·BytesInFlight",
 			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2}, Recovery: RecoveryPRR},
 	}
-}
-
-// hsNodes and hsWeights are 12-point Gauss–Legendre on [−1, 1], for HighSpeed's flow.
-var hsNodes, hsWeights = func() ([]float64, []float64) {
-	x, w := make([]float64, 12), make([]float64, 12)
-	quad.Legendre{}.FixedLocations(x, w, -1, 1)
-	return x, w
-}()
-
-// gauss is ∫_lo^hi f by hsNodes, split at HighSpeed's Low_Window, where a(w) has a kink.
-func gauss(f func(float64) float64, lo, hi float64) float64 {
-	if lo < hsLowWindow && hi > hsLowWindow {
-		return gauss(f, lo, hsLowWindow) + gauss(f, hsLowWindow, hi)
-	}
-	m, h, sum := (lo+hi)/2, (hi-lo)/2, 0.0
-	for i, x := range hsNodes {
-		sum += hsWeights[i] * f(m+h*x)
-	}
-	return h * sum
-}
-
-// Flow: the closed form a(w) (no table, no whole-packet counting) has no closed-form flow,
-// but the rounds and window-rounds to a window w are one-dimensional integrals,
-// u = ∫dw/a(w) and s = ∫w/a(w) dw from w0; Newton's method on s(w) (slope w/a(w)) finds the
-// window, each step a 12-point Gauss–Legendre quadrature over a cycle's range of windows.
-func (r *highSpeedRule) Flow(w0, s float64, _ Observation) (float64, float64, bool) {
-	if r.rows != nil || r.p.whole != 0 || !(w0 >= 1) {
-		return 0, 0, false
-	}
-	area := func(w float64) float64 { return gauss(func(v float64) float64 { return v / HighSpeedA(v) }, w0, w) }
-	// a(w) never falls as w grows, so s ≤ (w² − w0²)/(2·a(w0)) bounds the window from below,
-	// and s ≥ (w² − w0²)/(2·a(2·lo)) from above if that bound is below 2·lo: a bracket so
-	// tight that Newton's method converges in three steps. Otherwise it is doubled until it
-	// brackets.
-	lo := math.Sqrt(w0*w0 + 2*HighSpeedA(w0)*s)
-	hi := math.Sqrt(w0*w0 + 2*HighSpeedA(2*lo)*s)
-	if !(hi <= 2*lo) {
-		for hi = 2 * lo; area(hi) < s; {
-			lo, hi = hi, 2*hi
-		}
-	}
-	w, ok := solveIncreasing(area, func(v float64) float64 { return v / HighSpeedA(v) }, s, lo, hi)
-	if !ok {
-		return 0, 0, false
-	}
-	return w, gauss(func(v float64) float64 { return 1 / HighSpeedA(v) }, w0, w), true
 }
