@@ -31,15 +31,17 @@ func meanOver(ls []model.LossRecord, i0, i1 int) cycleMean {
 		return cycleMean{}
 	}
 	r := area / span
-	z := func(i int) float64 {
-		return (ls[i+1].CwndTimePktS - ls[i].CwndTimePktS) - r*(ls[i+1].TS-ls[i].TS)
+	z := make([]float64, n) // each cycle's area less r times its length
+	for j := range z {
+		a, b := &ls[i0+j], &ls[i0+j+1]
+		z[j] = (b.CwndTimePktS - a.CwndTimePktS) - r*(b.TS-a.TS)
 	}
 	lags := int(math.Ceil(math.Sqrt(float64(n))))
 	v := 0.0
 	for k := 0; k <= lags && k < n; k++ {
 		g := 0.0
-		for i := i0 + k; i < i1; i++ {
-			g += z(i) * z(i-k)
+		for j := k; j < n; j++ {
+			g += z[j] * z[j-k]
 		}
 		if k == 0 {
 			v += g
