@@ -6,6 +6,7 @@
 package scengen
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -57,6 +58,18 @@ func Scenario(seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs
 		fl.RouteAware = knobs&128 == 128
 		fl.DelayedAck = knobs&16 == 16
 		s.Flows = append(s.Flows, fl)
+	}
+	if seed>>40&1 == 1 { // a dumbbell: the flows alike, each behind an access link of its own
+		for i := range s.Flows {
+			f := &s.Flows[i]
+			if len(f.Paths) > 0 {
+				continue
+			}
+			acc := model.Link{Name: fmt.Sprintf("acc%d", i), CapacityBps: 2 * s.Links[0].CapacityBps, DelayS: 0.002, BufferPkts: 20}
+			s.Links = append(s.Links, acc)
+			s.Paths = append(s.Paths, model.Path{Name: fmt.Sprintf("p%d", i), Links: append([]string{acc.Name}, path.Links...)})
+			f.Path, f.StartS, f.Algorithm = fmt.Sprintf("p%d", i), 0, s.Flows[0].Algorithm
+		}
 	}
 	if knobs&4 == 4 {
 		s.CBR = []model.CBR{{Path: "p", RateBps: 1e4 * float64(1+knobs%16), StartS: 0.5}}
