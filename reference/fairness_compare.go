@@ -45,8 +45,9 @@ func Stored() ([]StoredFairness, error) {
 	return out, nil
 }
 
-// StoredFairnessOf summarises the fairness files of a loaded reference set (LoadSet);
-// paths are shown relative to the module root (testdata/reference/...).
+// StoredFairnessOf summarises the ns-2 fairness files of a loaded reference set (LoadSet),
+// which `tcpfluid fairness --compare-ns2` compares with; paths are shown relative to the
+// module root (testdata/reference/...).
 func StoredFairnessOf(files []SetFile) []StoredFairness {
 	var out []StoredFairness
 	for _, f := range files {
@@ -55,18 +56,13 @@ func StoredFairnessOf(files []SetFile) []StoredFairness {
 			continue
 		}
 		row := r.Rows[0]
-		for _, sim := range []struct {
-			name string
-			ms   []*Measurement
-			sum  *FairnessSummary
-		}{{NS2, row.NS2, row.NS2Fairness}, {NS3, row.NS3, row.NS3Fairness}} {
-			if len(sim.ms) == 0 || sim.sum == nil {
-				continue
-			}
-			out = append(out, StoredFairness{Simulator: sim.name, Mode: row.Mode, Algorithm: row.Algorithm,
-				Source: setPath(f.Path), Module: sim.ms[0].Module, Seeds: sim.sum.Seeds, Jain: sim.sum.Jain,
-				Shares: sim.sum.Shares, Spec: sim.ms[0].Spec, WallS: sim.sum.WallS})
+		if len(row.NS2) == 0 || row.NS2Fairness == nil {
+			continue
 		}
+		sum := row.NS2Fairness
+		out = append(out, StoredFairness{Simulator: NS2, Mode: row.Mode, Algorithm: row.Algorithm,
+			Source: setPath(f.Path), Module: row.NS2[0].Module, Seeds: sum.Seeds, Jain: sum.Jain,
+			Shares: sum.Shares, Spec: row.NS2[0].Spec, WallS: sum.WallS})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
 	return out

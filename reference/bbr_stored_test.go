@@ -1,0 +1,56 @@
+package reference
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/response"
+)
+
+// bbrVsCubic is the stored ns-3 run of BBR against one CUBIC flow (scripts/reference
+// stage ns3-bbr).
+var bbrVsCubic = filepath.Join(setDir, NS3, "fairness-friendliness-bbr-vs-cubic1.json")
+
+// BBR v1 against one CUBIC flow on seed 000's dumbbell with its 1-BDP buffer: tcpfluid's
+// fluid, with ns-3's constants (cubic@ns3: β 0.7, no TCP-friendly region, as TcpCubic),
+// gives each flow the share of the bottleneck ns-3's TcpBbr and TcpCubic take, within 0.1
+// (the share issue 18 asks to match) of ns-3's median over its seeds. The median, not the
+// mean: in some seeds ns-3's BBR flow times out dozens of times (61 RTOs in seed 3) and
+// keeps under a tenth of the link, which no other seed and no BBR description does.
+func TestBBRAgainstCUBICStoredNS3(t *testing.T) {
+	files, err := LoadSet(filepath.Dir(bbrVsCubic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row *Row
+	for _, f := range files {
+		if f.Path == bbrVsCubic && len(f.Report.Rows) == 1 {
+			row = &f.Report.Rows[0]
+		}
+	}
+	if row == nil || len(row.NS3) < 3 {
+		t.Fatalf("%s: no ns-3 runs over seeds", bbrVsCubic)
+	}
+	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: 200}
+	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, []uint64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"BBR", "CUBIC"} {
+		var seeds []float64
+		for _, m := range row.NS3 {
+			seeds = append(seeds, m.Fairness.Shares[i].Fraction)
+		}
+		slices.Sort(seeds)
+		median := seeds[len(seeds)/2]
+		if len(seeds)%2 == 0 {
+			median = (seeds[len(seeds)/2-1] + median) / 2
+		}
+		t.Logf("%s: fluid share %.3f, ns-3's seeds %.3f (median %.3f)", name, fl.Shares[i], seeds, median)
+		if math.Abs(fl.Shares[i]-median) > 0.1 {
+			t.Errorf("%s: fluid share %.3f, ns-3's median %.3f over seeds %.3f: want within 0.1", name, fl.Shares[i], median, seeds)
+		}
+	}
+}
