@@ -284,6 +284,7 @@ type FairnessSpec struct {
 	RTTsS        []float64 // rtt mode; default 50, 75, 100 ms
 	Against      string    // friendliness mode; default reno
 	AgainstFlows int       // default 4
+	BufferBDP    float64   // the bottleneck's buffer in BDPs; default 1
 	DurationS    float64   // default 1000 s
 	MeasureFromS float64   // default half the duration
 	Seed         uint64
@@ -310,7 +311,7 @@ func FairnessSettings(s FairnessSpec) response.FairnessSettings {
 		s.StartGapS = 10
 	}
 	return response.FairnessSettings{Mode: s.Mode, Algorithms: []string{s.Algorithm}, Flows: s.Flows, StartGapS: s.StartGapS,
-		RTTsS: s.RTTsS, Against: s.Against, AgainstFlows: s.AgainstFlows, DurationS: s.DurationS, MeasureFromS: s.MeasureFromS,
+		RTTsS: s.RTTsS, Against: s.Against, AgainstFlows: s.AgainstFlows, BufferBDP: s.BufferBDP, DurationS: s.DurationS, MeasureFromS: s.MeasureFromS,
 		MSSBytes: FairnessMSSBytes, HeaderBytes: FairnessHeaderBytes, SACK: true, Seed: s.Seed}
 }
 
@@ -330,6 +331,9 @@ func Fairness(s FairnessSpec) (*Experiment, error) {
 	e.Name = fmt.Sprintf("fairness-%s-%s", fs.Mode, s.Algorithm)
 	if against, n := cmp.Or(fs.Against, "reno"), cmp.Or(fs.AgainstFlows, 4); fs.Mode == response.ModeFriendliness && (against != "reno" || n != 4) {
 		e.Name += fmt.Sprintf("-vs-%s%d", against, n)
+	}
+	if fs.BufferBDP != 0 && fs.BufferBDP != 1 {
+		e.Name += fmt.Sprintf("-buffer%gbdp", fs.BufferBDP)
 	}
 	e.Mode, e.Seed, e.JitterS, e.Params = fs.Mode, s.Seed, s.JitterS, s.Params
 	e.MeasureFromS = fs.MeasureFromS

@@ -52,6 +52,7 @@ func referenceCommand() *cli.Command {
 			&cli.IntFlag{Name: "losses", Usage: "response: `N` measured loss events", DefaultText: "2·10^7·p, 60 to 2000"},
 			listFlag("bandwidth", "1Gbps", rateKind, positive, "converge: link rates"),
 			enumFlag("mode", "same", []string{"same", "rtt", "friendliness"}, "fairness: the mode"),
+			quantityFlag("buffer", "1bdp", bdpKind, positive, "fairness: the bottleneck's buffer in bandwidth-delay products"),
 			stringFlag("against", "reno:4", "fairness --mode friendliness: the competing flows, `ALGO:COUNT` (bbr --against cubic:1: BBR's share against one CUBIC flow)"),
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "`SEEDS`, a comma list of seeds, or N for 1..N (fairness: one run each, mean and spread)"},
 			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
@@ -147,6 +148,9 @@ func referenceAction(c *cli.Context) error {
 	}
 	rtt, mss := quantity(c, "rtt"), quantity(c, "mss")
 	kind := enumOf(c, "experiment")
+	if c.IsSet("buffer") && kind != reference.KindFairness {
+		return flagErr(c, "buffer", "only --experiment fairness uses it (this is --experiment %s)", kind)
+	}
 	rep := &reference.Report{Kind: kind, Simulators: sims, TcpfluidParams: set, RTTS: rtt, Seeds: seeds}
 	// Build every experiment first: description errors are usage errors, before any run.
 	type job struct {
@@ -217,7 +221,7 @@ func referenceAction(c *cli.Context) error {
 		for _, a := range algos {
 			row := &reference.Row{Algorithm: a, Mode: mode, Quantity: "jain"}
 			var exps []*reference.Experiment
-			spec := reference.FairnessSpec{Mode: mode, Algorithm: a, JitterS: jitter, DurationS: dur, Params: ca}
+			spec := reference.FairnessSpec{Mode: mode, Algorithm: a, JitterS: jitter, DurationS: dur, BufferBDP: quantity(c, "buffer"), Params: ca}
 			if mode == response.ModeFriendliness {
 				spec.Against, spec.AgainstFlows = against, nAgainst
 			}

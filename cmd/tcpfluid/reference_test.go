@@ -67,14 +67,25 @@ func TestCLIReferenceAgainst(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(run), " --algos=TcpBbr,TcpCubic ") {
-		t.Errorf("the ns-3 run is not TcpBbr against one TcpCubic:\n%s", run)
+	if !strings.Contains(string(run), " --algos=TcpBbr,TcpCubic ") || !strings.Contains(string(run), " --buffer=2055 ") {
+		t.Errorf("the ns-3 run is not TcpBbr against one TcpCubic over a 1-BDP buffer:\n%s", run)
+	}
+	// --buffer deepens the bottleneck's buffer: ten BDPs, in the experiment's name.
+	out, err = runCLI(t, "reference", "--experiment", "fairness", "--mode", "friendliness", "--algo", "bbr", "--against", "cubic:1", "--buffer", "10bdp", "--sim", "ns3", "--emit", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err = os.ReadFile(filepath.Join(dir, "fairness-friendliness-bbr-vs-cubic1-buffer10bdp", "run.sh"))
+	if err != nil || !strings.Contains(string(run), " --buffer=20548 ") {
+		t.Errorf("10 BDP: %v\n%s\n%s", err, run, out)
 	}
 }
 
 func TestCLIReferenceErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"reference", "--experiment", "fairness", "--against", "cubic:1"},
+		{"reference", "--experiment", "response", "--buffer", "2bdp"},
+		{"reference", "--experiment", "fairness", "--buffer", "0bdp"},
 		{"reference", "--experiment", "fairness", "--mode", "friendliness", "--against", "quic:1"},
 		{"reference", "--experiment", "fairness", "--mode", "friendliness", "--against", "cubic:0"},
 		{"reference", "--sim", "ns4"},
