@@ -13,10 +13,11 @@ import (
 // same trajectory in this engine, as long as nothing random reaches them — no random loss
 // or RED on the path (each flow draws its own losses), no marking or AQM, pacing or ECN
 // anywhere (the extension is per flow), one path, and no setting that names subflows. A
-// class costs what one flow costs, however many flows it holds.
+// class costs what one flow costs, however many flows it holds. The caller has checked
+// classesAllowed.
 func (s *system) classKey(i int, pathKey string, paths map[string][]int) (string, bool) {
 	f := s.sc.Flows[i]
-	if !s.classesAllowed() || len(f.PathNames()) != 1 || f.ECN || f.Pacing {
+	if len(f.PathNames()) != 1 || f.ECN || f.Pacing {
 		return "", false
 	}
 	for _, li := range paths[f.Path] {
@@ -57,7 +58,7 @@ func Classes(sc *model.Scenario, set Settings) []int {
 func classes(sc *model.Scenario, set Settings) []int {
 	s := &system{sc: sc, set: set}
 	paths := make(map[string][]int, len(sc.Paths))
-	ok := true
+	ok := s.classesAllowed()
 	for i, p := range sc.Paths {
 		paths[p.Name] = sc.PathLinks(i)
 		ok = ok && !slices.Contains(paths[p.Name], -1)
@@ -67,7 +68,7 @@ func classes(sc *model.Scenario, set Settings) []int {
 	for i := range sc.Flows {
 		out[i] = i
 		if !ok {
-			continue // an unknown link: Run refuses the scenario
+			continue // no classes, or an unknown link: Run refuses the scenario
 		}
 		if key, ok := s.classKey(i, sc.Flows[i].Path, paths); ok {
 			if j, seen := first[key]; seen {

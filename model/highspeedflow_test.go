@@ -41,7 +41,9 @@ func TestHighSpeedFlowMatchesIntegrals(t *testing.T) {
 		}
 		s := integral(func(w float64) float64 { return w / HighSpeedA(w) }, w0, w1)
 		w, u, ok := r.Flow(w0, s, Observation{})
-		rounds := func(w0, w1 float64) float64 { return integral(func(w float64) float64 { return 1 / HighSpeedA(w) }, w0, w1) }
+		rounds := func(w0, w1 float64) float64 {
+			return integral(func(w float64) float64 { return 1 / HighSpeedA(w) }, w0, w1)
+		}
 		// u is a difference of tabulated rounds from Low_Window, each good to 1e-11 of
 		// itself: a short cycle high up has that absolute error.
 		wantU, fromLow := rounds(w0, w1), rounds(hsLowWindow, max(w1, hsLowWindow))

@@ -29,6 +29,8 @@ type Scenario struct {
 	// packet sent after it, without waiting for its timer (Linux's RACK; ns-2's FACK
 	// scoreboard), in the packet engine (packet.Settings.LostRetransmit). It needs SACK.
 	LostRetransmit bool
+
+	index *nameIndex // names → indices, built by Validate
 }
 
 // QueueKind is a bottleneck queue discipline.

@@ -87,16 +87,19 @@ func (s *Scenario) Validate() error {
 	if len(s.Paths) == 0 {
 		return fieldErr("paths", "none, want at least one path")
 	}
+	s.index = nil
+	ix := &nameIndex{links: make(map[string]int, len(s.Links)), paths: make(map[string]int, len(s.Paths))}
 	for i := range s.Links {
-		if err := s.validateLink(i); err != nil {
+		if err := s.validateLink(i, ix.links); err != nil {
 			return err
 		}
 	}
 	for i := range s.Paths {
-		if err := s.validatePath(i); err != nil {
+		if err := s.validatePath(i, ix); err != nil {
 			return err
 		}
 	}
+	s.index = ix
 	traffic := make(map[string]string, len(s.Flows)+len(s.CBR)) // flow and CBR names share one namespace in results
 	var last Algorithm                                          // the previous flow's configuration
 	for i := range s.Flows {
@@ -118,17 +121,16 @@ func (s *Scenario) Validate() error {
 	return s.resolveBuffers()
 }
 
-func (s *Scenario) validateLink(i int) error {
+func (s *Scenario) validateLink(i int, seen map[string]int) error {
 	l := &s.Links[i]
 	at := fmt.Sprintf("links[%d]", i)
 	if l.Name == "" {
 		l.Name = fmt.Sprintf("l%d", i)
 	}
-	for j := range i {
-		if s.Links[j].Name == l.Name {
-			return fieldErr(at+".name", "%q, want a name unique among links (links[%d] has it)", l.Name, j)
-		}
+	if j, dup := seen[l.Name]; dup {
+		return fieldErr(at+".name", "%q, want a name unique among links (links[%d] has it)", l.Name, j)
 	}
+	seen[l.Name] = i
 	if !finite(l.CapacityBps) || l.CapacityBps <= 0 {
 		return fieldErr(at+".capacity", "%v bit/s, want > 0", l.CapacityBps)
 	}
@@ -205,22 +207,21 @@ func (r *RED) resolve(at string) error {
 	return nil
 }
 
-func (s *Scenario) validatePath(i int) error {
+func (s *Scenario) validatePath(i int, ix *nameIndex) error {
 	p := &s.Paths[i]
 	at := fmt.Sprintf("paths[%d]", i)
 	if p.Name == "" {
 		p.Name = fmt.Sprintf("p%d", i)
 	}
-	for j := range i {
-		if s.Paths[j].Name == p.Name {
-			return fieldErr(at+".name", "%q, want a name unique among paths (paths[%d] has it)", p.Name, j)
-		}
+	if j, dup := ix.paths[p.Name]; dup {
+		return fieldErr(at+".name", "%q, want a name unique among paths (paths[%d] has it)", p.Name, j)
 	}
+	ix.paths[p.Name] = i
 	if len(p.Links) == 0 {
 		return fieldErr(at+".links", "empty, want at least one link")
 	}
 	for j, name := range p.Links {
-		if s.LinkIndex(name) < 0 {
+		if _, ok := ix.links[name]; !ok {
 			return fieldErr(fmt.Sprintf("%s.links[%d]", at, j), "%q, want one of the links %v", name, s.linkNames())
 		}
 		for k := range j {
@@ -229,7 +230,11 @@ func (s *Scenario) validatePath(i int) error {
 			}
 		}
 	}
-	if rtt := s.PathRTTS(i); rtt <= 0 {
+	rtt := 0.0
+	for _, name := range p.Links {
+		rtt += 2 * s.Links[ix.links[name]].DelayS
+	}
+	if rtt <= 0 {
 		return fieldErr(at+".links", "%v with a round-trip propagation delay of %v s, want > 0 s (some link delay > 0)", p.Links, rtt)
 	}
 	return nil
@@ -385,25 +390,28 @@ func (s *Scenario) validateEvent(i int) error {
 // rounded up, where RTT is the longest round-trip propagation delay of the paths crossing
 // the link and MSS the largest of the TCP flows on those paths (DefaultMSSBytes if none).
 func (s *Scenario) resolveBuffers() error {
+	// Each link's slowest path and largest MSS, in one pass over paths and one over flows.
+	pathMSS := make([]float64, len(s.Paths))
+	for _, f := range s.Flows {
+		for _, name := range f.PathNames() {
+			if p := s.PathIndex(name); p >= 0 {
+				pathMSS[p] = math.Max(pathMSS[p], f.MSSBytes)
+			}
+		}
+	}
+	linkRTT, linkMSS := make([]float64, len(s.Links)), make([]float64, len(s.Links))
+	for p := range s.Paths {
+		rtt := s.PathRTTS(p)
+		for _, li := range s.PathLinks(p) {
+			linkRTT[li], linkMSS[li] = math.Max(linkRTT[li], rtt), math.Max(linkMSS[li], pathMSS[p])
+		}
+	}
 	for i := range s.Links {
 		l := &s.Links[i]
 		if l.BufferBDP == 0 {
 			continue
 		}
-		rtt, mss := 0.0, 0.0
-		for p := range s.Paths {
-			if !s.pathCrosses(p, i) {
-				continue
-			}
-			rtt = math.Max(rtt, s.PathRTTS(p))
-			for _, f := range s.Flows {
-				for _, name := range f.PathNames() {
-					if name == s.Paths[p].Name {
-						mss = math.Max(mss, f.MSSBytes)
-					}
-				}
-			}
-		}
+		rtt, mss := linkRTT[i], linkMSS[i]
 		if rtt == 0 {
 			return fieldErr(fmt.Sprintf("links[%d].buffer", i), "%v bdp on a link no path crosses, want a buffer in packets", l.BufferBDP)
 		}
@@ -414,15 +422,6 @@ func (s *Scenario) resolveBuffers() error {
 		l.BufferPkts = math.Max(1, math.Ceil(pkts*(1-bdpRoundingSlack)))
 	}
 	return nil
-}
-
-func (s *Scenario) pathCrosses(p, link int) bool {
-	for _, name := range s.Paths[p].Links {
-		if name == s.Links[link].Name {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Scenario) linkNames() []string {
@@ -441,9 +440,19 @@ func (s *Scenario) pathNames() []string {
 	return names
 }
 
-// LinkIndex returns the index of the named link in s.Links, or -1. It is a linear scan:
-// engines should resolve names once at setup.
+// nameIndex maps link and path names to their indices, as Validate found them. Validate
+// replaces it and nothing changes it after, so concurrent readers are safe; a lookup checks
+// the entry it finds, and a scenario changed since falls back to a scan.
+type nameIndex struct{ links, paths map[string]int }
+
+// LinkIndex returns the index of the named link in s.Links, or -1: a map lookup after
+// Validate, a scan before.
 func (s *Scenario) LinkIndex(name string) int {
+	if s.index != nil {
+		if i, ok := s.index.links[name]; ok && i < len(s.Links) && s.Links[i].Name == name {
+			return i
+		}
+	}
 	for i, l := range s.Links {
 		if l.Name == name {
 			return i
@@ -452,8 +461,14 @@ func (s *Scenario) LinkIndex(name string) int {
 	return -1
 }
 
-// PathIndex returns the index of the named path in s.Paths, or -1.
+// PathIndex returns the index of the named path in s.Paths, or -1: a map lookup after
+// Validate, a scan before.
 func (s *Scenario) PathIndex(name string) int {
+	if s.index != nil {
+		if i, ok := s.index.paths[name]; ok && i < len(s.Paths) && s.Paths[i].Name == name {
+			return i
+		}
+	}
 	for i, p := range s.Paths {
 		if p.Name == name {
 			return i
