@@ -32,7 +32,7 @@ func referenceCommand() *cli.Command {
 			"queues; the window is time-averaged over whole loss cycles after --warmup loss events), " +
 			"converge (one flow from the simulator's own slow start on a --bandwidth link with a 1-BDP " +
 			"drop-tail buffer: the first loss and the time until the window is back at the BDP), fairness " +
-			"(seed 000's dumbbell as `tcpfluid fairness` builds it: --mode same|rtt|friendliness, over " +
+			"(seed 000's dumbbell as `tcpfluid fairness` builds it: --mode same|rtt|friendliness (against --against ALGO:COUNT), a --buffer of BDPs, over " +
 			"--seeds, ns-2 with a random send jitter --jitter via overhead_; mean and spread). tcpfluid " +
 			"runs with the constants of --tcpfluid-params (linux: the modules ns-2 runs; ns3; default). " +
 			"--list prints which module each simulator runs for each algorithm and what each lacks. " +
