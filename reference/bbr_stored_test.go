@@ -16,9 +16,9 @@ var bbrVsCubic = filepath.Join(setDir, NS3, "fairness-friendliness-bbr-vs-cubic1
 // BBR v1 against one CUBIC flow on seed 000's dumbbell with its 1-BDP buffer: tcpfluid's
 // fluid, with ns-3's constants (cubic@ns3: β 0.7, no TCP-friendly region, as TcpCubic),
 // gives each flow the share of the bottleneck ns-3's TcpBbr and TcpCubic take, within 0.1
-// (the share issue 18 asks to match) of ns-3's median over its seeds. The median, not the
-// mean: in some seeds ns-3's BBR flow times out dozens of times (61 RTOs in seed 3) and
-// keeps under a tenth of the link, which no other seed and no BBR description does.
+// (the share issue 18 asks to match) of ns-3's median over its five seeds. The median, not
+// the mean: in seed 3 ns-3's BBR flow times out 61 times and keeps under a tenth of the
+// link, which no other seed (0.54–0.66) and no BBR description does.
 func TestBBRAgainstCUBICStoredNS3(t *testing.T) {
 	files, err := LoadSet(filepath.Dir(bbrVsCubic))
 	if err != nil {
@@ -30,7 +30,7 @@ func TestBBRAgainstCUBICStoredNS3(t *testing.T) {
 			row = &f.Report.Rows[0]
 		}
 	}
-	if row == nil || len(row.NS3) < 3 {
+	if row == nil || len(row.NS3) < 5 {
 		t.Fatalf("%s: no ns-3 runs over seeds", bbrVsCubic)
 	}
 	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: 200}

@@ -9,7 +9,7 @@
 # Needs: apt-get install ns2 libns3-dev g++. Times on one core of the 2-core reference
 # machine (shared, nice 5): ns2-response 25 min, ns2-converge 20, ns2-p1e-5 15,
 # ns3-response 10, ns2-fairness 30, ns2-p1e-6 35, ns3-p1e-4 10, ns3-converge 25, ns3-slow 30,
-# ns3-bbr 15.
+# ns3-bbr 35.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=testdata/reference
@@ -90,6 +90,6 @@ fi
 if has ns3-bbr; then
   # BBR against one CUBIC flow on seed 000's dumbbell (1-BDP buffer), ns-3 alone: the
   # reference package's test runs tcpfluid's engines beside it.
-  run "$out/ns3/fairness-friendliness-bbr-vs-cubic1.json" --sim ns3 --experiment fairness --mode friendliness --algo bbr --against cubic:1 --duration 200s --seeds 1,2,3 --engines ""
+  run "$out/ns3/fairness-friendliness-bbr-vs-cubic1.json" --sim ns3 --experiment fairness --mode friendliness --algo bbr --against cubic:1 --duration 200s --seeds 5 --engines ""
 fi
 echo "reference set in $out"
