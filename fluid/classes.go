@@ -57,12 +57,8 @@ func Classes(sc *model.Scenario, set Settings) []int {
 // classes is Classes without folding.
 func classes(sc *model.Scenario, set Settings) []int {
 	s := &system{sc: sc, set: set}
-	paths := make(map[string][]int, len(sc.Paths))
-	ok := s.classesAllowed()
-	for i, p := range sc.Paths {
-		paths[p.Name] = sc.PathLinks(i)
-		ok = ok && !slices.Contains(paths[p.Name], -1)
-	}
+	paths, known := pathLinks(sc)
+	ok := s.classesAllowed() && known
 	first := map[string]int{}
 	out := make([]int, len(sc.Flows))
 	for i := range sc.Flows {
@@ -79,4 +75,17 @@ func classes(sc *model.Scenario, set Settings) []int {
 		}
 	}
 	return out
+}
+
+// pathLinks is each path's link indices by name, and false if a path names an unknown link
+// (Run refuses the scenario).
+func pathLinks(sc *model.Scenario) (map[string][]int, bool) {
+	paths := make(map[string][]int, len(sc.Paths))
+	for i, p := range sc.Paths {
+		paths[p.Name] = sc.PathLinks(i)
+		if slices.Contains(paths[p.Name], -1) {
+			return paths, false
+		}
+	}
+	return paths, true
 }

@@ -32,12 +32,9 @@ func fold(sc *model.Scenario, set Settings) *folding {
 	if !s.classesAllowed() {
 		return nil
 	}
-	paths := make(map[string][]int, len(sc.Paths))
-	for i, p := range sc.Paths {
-		paths[p.Name] = sc.PathLinks(i)
-		if slices.Contains(paths[p.Name], -1) {
-			return nil // an unknown link: Run refuses the scenario
-		}
+	paths, known := pathLinks(sc)
+	if !known {
+		return nil
 	}
 	private := privateLinks(sc, paths)
 	// Group the flows by their class key with the path named by its links, and each

@@ -94,12 +94,12 @@ func (s *Scenario) Validate() error {
 			return err
 		}
 	}
+	s.index = ix // the links are indexed; validatePath indexes each path it checks
 	for i := range s.Paths {
-		if err := s.validatePath(i, ix); err != nil {
+		if err := s.validatePath(i, ix.paths); err != nil {
 			return err
 		}
 	}
-	s.index = ix
 	traffic := make(map[string]string, len(s.Flows)+len(s.CBR)) // flow and CBR names share one namespace in results
 	var last Algorithm                                          // the previous flow's configuration
 	for i := range s.Flows {
@@ -207,21 +207,21 @@ func (r *RED) resolve(at string) error {
 	return nil
 }
 
-func (s *Scenario) validatePath(i int, ix *nameIndex) error {
+func (s *Scenario) validatePath(i int, seen map[string]int) error {
 	p := &s.Paths[i]
 	at := fmt.Sprintf("paths[%d]", i)
 	if p.Name == "" {
 		p.Name = fmt.Sprintf("p%d", i)
 	}
-	if j, dup := ix.paths[p.Name]; dup {
+	if j, dup := seen[p.Name]; dup {
 		return fieldErr(at+".name", "%q, want a name unique among paths (paths[%d] has it)", p.Name, j)
 	}
-	ix.paths[p.Name] = i
+	seen[p.Name] = i
 	if len(p.Links) == 0 {
 		return fieldErr(at+".links", "empty, want at least one link")
 	}
 	for j, name := range p.Links {
-		if _, ok := ix.links[name]; !ok {
+		if s.LinkIndex(name) < 0 {
 			return fieldErr(fmt.Sprintf("%s.links[%d]", at, j), "%q, want one of the links %v", name, s.linkNames())
 		}
 		for k := range j {
@@ -230,11 +230,7 @@ func (s *Scenario) validatePath(i int, ix *nameIndex) error {
 			}
 		}
 	}
-	rtt := 0.0
-	for _, name := range p.Links {
-		rtt += 2 * s.Links[ix.links[name]].DelayS
-	}
-	if rtt <= 0 {
+	if rtt := s.PathRTTS(i); rtt <= 0 {
 		return fieldErr(at+".links", "%v with a round-trip propagation delay of %v s, want > 0 s (some link delay > 0)", p.Links, rtt)
 	}
 	return nil
