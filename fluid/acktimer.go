@@ -169,9 +169,8 @@ func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 // of new data not yet acknowledged is resent (go-back-N), as copies.
 func (s *system) ackTimeout(f *subflow, t float64, y []float64, sent float64) {
 	at := f.at
-	x := y[f.off : f.off+f.nLaw]
-	s.countLoss(f, t, x)
-	f.law.OnTimeout(x, s.obsFor(f, t))
+	s.countLoss(f, t, y)
+	f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 	f.timeouts++
 	at.timing = false
 	if at.rto(f) < model.MaxRTOS {

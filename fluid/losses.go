@@ -7,10 +7,11 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// loss applies a loss event to a flow unless it falls inside the flow's current recovery
+// loss applies a loss event to a flow, whose state and counters y holds, unless it falls inside the flow's current recovery
 // (one window reduction per window of data, as NewReno and SACK senders do); a loss inside
 // it is one more hole in the window being repaired, which may cost a timeout.
-func (s *system) loss(f *subflow, t float64, x []float64) {
+func (s *system) loss(f *subflow, t float64, y []float64) {
+	x := y[f.off : f.off+f.nLaw]
 	if t < f.recoverUntil {
 		if t >= f.silentUntil {
 			f.holes++
@@ -25,7 +26,7 @@ func (s *system) loss(f *subflow, t float64, x []float64) {
 		return
 	}
 	w0 := f.window(t, math.Min(x[f.sub], f.rwnd))
-	s.countLoss(f, t, x)
+	s.countLoss(f, t, y)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
 	f.holes = 1
@@ -60,18 +61,18 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 // model.MinRTOS.
 func (f *subflow) rto() float64 { return math.Max(model.MinRTOS, f.rttSeen) }
 
-// countLoss counts a window reduction of flow f at time t (x is its law's state just
-// before it), records it when asked and ends the run after StopAfterLosses of flow 0 or
+// countLoss counts a window reduction of flow f at time t (y is the state just before
+// it), records it when asked and ends the run after StopAfterLosses of flow 0 or
 // when LossStop says so.
-func (s *system) countLoss(f *subflow, t float64, x []float64) {
+func (s *system) countLoss(f *subflow, t float64, y []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
-		y := s.drv.Y().RawVector().Data
-		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: f.window(t, math.Min(x[f.sub], f.rwnd)),
+		w := y[f.off+f.sub]
+		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: f.window(t, math.Min(w, f.rwnd)),
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
-	f.sentAtLoss = s.drv.Y().RawVector().Data[f.cnt+cntSent]
+	f.sentAtLoss = y[f.cnt+cntSent]
 	if f == &s.flows[0] && ((s.set.StopAfterLosses > 0 && f.lossEvents >= s.set.StopAfterLosses) ||
 		(s.set.LossStop != nil && s.set.RecordLosses && s.set.LossStop(s.losses))) {
 		s.end = t
@@ -106,11 +107,11 @@ func (f *subflow) silent(t float64) bool {
 
 // timeoutFires is the expiry at time t of the timer recoveryTimeout armed: a loss event,
 // the law's timeout jump.
-func (s *system) timeoutFires(f *subflow, t float64, x []float64) {
+func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 	f.timeoutDue = false
 	f.sr.on = false
-	s.countLoss(f, t, x)
-	f.law.OnTimeout(x, s.obsFor(f, t))
+	s.countLoss(f, t, y)
+	f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 	f.timeouts++
 }
 
@@ -165,7 +166,7 @@ func (s *system) dueReactions(t float64) bool {
 				if y == nil {
 					y = s.state(t)
 				}
-				s.timeoutFires(f, t, y[f.off:f.off+f.nLaw])
+				s.timeoutFires(f, t, y)
 			}
 			if law, ok := f.law.(model.RecoveryEnder); ok && f.nSub == 1 && t >= f.silentUntil {
 				if y == nil {
@@ -189,14 +190,13 @@ func (s *system) dueReactions(t float64) bool {
 				y = s.state(t)
 			}
 			f.reactAt = math.Inf(1)
-			x := y[f.off : f.off+f.nLaw]
 			if (y[f.cnt+cntSent]-f.sentAtLoss)/f.mult < 1 {
 				// Nothing sent since its last loss event: the sender has no packet to lose
 				// (a window below a packet per round trip); it looks again a round trip on.
 				f.recheckAt = t + f.rtt
 				continue
 			}
-			s.loss(f, t, x)
+			s.loss(f, t, y)
 			if s.sc.DropRule != model.DropProportional {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.

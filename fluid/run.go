@@ -165,7 +165,7 @@ func (s *system) apply(a timedAction, t float64) {
 		}
 		for _, fi := range s.set.InjectLoss {
 			if fi == a.idx {
-				s.loss(f, t, y[f.off:f.off+f.nLaw])
+				s.loss(f, t, y)
 			}
 		}
 		if f.watch >= 0 && y[f.off+f.sub] >= f.watch {
@@ -223,15 +223,14 @@ func (s *system) handle(ev int, t float64) {
 		f := &s.flows[fi]
 		slot := s.firedSlot(f, t, s.drv.Y())
 		c := f.cnt
-		x := y[f.off : f.off+f.nLaw]
 		switch slot {
 		case flowGuardRandom:
 			y[c+cntRandom] = 0
 			s.drawRandomLoss(f)
-			s.loss(f, t, x)
+			s.loss(f, t, y)
 		case flowGuardPeriodic:
 			y[c+cntPeriodic] = 0
-			s.loss(f, t, x)
+			s.loss(f, t, y)
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
 			if f.reactAt == math.Inf(1) && t >= f.recoverUntil {

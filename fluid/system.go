@@ -168,6 +168,7 @@ type system struct {
 	trace    []model.Sample
 	nextSmp  float64
 	scratch  *mat.VecDense
+	lawSaved []float64 // a law's state before an exact cycle that may not be taken (exact.go)
 	// cache of the network quantities for the last evaluated (t, y)
 	cacheT    float64
 	cacheY    *mat.VecDense

@@ -10,6 +10,12 @@ var _ ExactFlow = (*cubicFluid)(nil)
 // W(s) = P(s) + (W0 − P(0))·e^(−k·s) with P = F − F'/k + F”/k² − F”'/k³ (F”” = 0).
 type cubicFlow struct {
 	c, origin, k, d0, w0, p0 float64
+	a1, a2, a3               float64 // 3/k, 6/k², 6/k³: P's coefficients (setK)
+}
+
+func (g *cubicFlow) setK(k float64) {
+	ik := 1 / k
+	g.k, g.a1, g.a2, g.a3 = k, 3*ik, 6*ik*ik, 6*ik*ik*ik
 }
 
 func (g *cubicFlow) d(s float64) float64 { return g.d0 + s }
@@ -17,8 +23,8 @@ func (g *cubicFlow) d(s float64) float64 { return g.d0 + s }
 func (g *cubicFlow) target(s float64) float64 { d := g.d(s); return g.c*d*d*d + g.origin }
 
 func (g *cubicFlow) poly(s float64) float64 {
-	d, k := g.d(s), g.k
-	return g.c*(d*d*d-3*d*d/k+6*d/(k*k)-6/(k*k*k)) + g.origin
+	d := g.d(s)
+	return g.c*(d*(d*(d-g.a1)+g.a2)-g.a3) + g.origin
 }
 
 func (g *cubicFlow) window(s float64) float64 {
@@ -27,11 +33,10 @@ func (g *cubicFlow) window(s float64) float64 {
 
 // area is ∫₀ˢ W, packet·s.
 func (g *cubicFlow) area(s float64) float64 {
-	k := g.k
-	prim := func(d float64) float64 {
-		return g.c * (d*d*d*d/4 - d*d*d/k + 3*d*d/(k*k) - 6*d/(k*k*k))
+	prim := func(d float64) float64 { // ∫P: d⁴/4 − d³/k + 3d²/k² − 6d/k³
+		return g.c * d * (d*(d*(d/4-g.a1/3)+g.a2/2) - g.a3)
 	}
-	return prim(g.d(s)) - prim(g.d0) + g.origin*s - (g.w0-g.p0)*math.Expm1(-k*s)/k
+	return prim(g.d(s)) - prim(g.d0) + g.origin*s - (g.w0-g.p0)*math.Expm1(-g.k*s)/g.k
 }
 
 // Advance: the flow in up to three stretches — the Reno-friendly region (at α_cubic per
@@ -85,22 +90,8 @@ func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1,
 	if a != 1 && west < f.prior {
 		end = math.Min(end, (f.prior-west)/(a*k))
 	}
-	// The first point where the curve reaches W_est: sampled, then bisected.
-	over := func(s float64) bool { return f.curve(t+s) >= west+a*k*s }
-	const samples = 64
-	for j := 1; j <= samples; j++ {
-		if s := end * float64(j) / samples; over(s) {
-			lo, hi := end*float64(j-1)/samples, s
-			for range 60 {
-				if m := (lo + hi) / 2; over(m) {
-					hi = m
-				} else {
-					lo = m
-				}
-			}
-			end = hi
-			break
-		}
+	if v, ok := f.firstAbove(t, end, west, a*k); ok {
+		end = v // the curve reaches W_est
 	}
 	if ar(end) >= want {
 		s, ok := solveIncreasing(ar, win, want, 0, end)
@@ -113,9 +104,14 @@ func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1,
 // alongside, to the loss (done) or to where the curve falls back below W_est near its
 // plateau; ok is false if the target leaves its clamps on the way.
 func (f *cubicFluid) cubicStretch(t, w, west, k, rtt, want float64) (ds, area, w1, west1 float64, done, ok bool) {
-	g := cubicFlow{c: f.p.c, origin: f.origin, k: k, d0: t + rtt - f.k, w0: w}
+	g := cubicFlow{c: f.p.c, origin: f.origin, d0: t + rtt - f.k, w0: w}
+	g.setK(k)
 	g.p0 = g.poly(0)
-	s, ok := solveIncreasing(g.area, g.window, want, 0, want/w)
+	// First guess: the window growing at its initial slope k·(F − W), ∫W = w·s + k(F − w)·s²/2.
+	hi := want / w
+	a := k * (g.target(0) - w)
+	guess := 2 * want / (w + math.Sqrt(w*w+2*math.Max(a, 0)*want))
+	s, ok := solveIncreasingFrom(g.area, g.window, want, 0, hi, math.Min(guess, hi))
 	if !ok {
 		return 0, 0, 0, 0, false, false
 	}
@@ -126,32 +122,63 @@ func (f *cubicFluid) cubicStretch(t, w, west, k, rtt, want float64) (ds, area, w
 		}
 		return west + a*k*v
 	}
-	under := func(v float64) bool { return f.friendly(t+v, est(v)*(1-1e-9)) }
-	const checks = 32
-	for j := 1; j <= checks; j++ {
-		v := s * float64(j) / checks
-		if under(v) {
-			lo, hi := s*float64(j-1)/checks, v
-			for range 60 {
-				if m := (lo + hi) / 2; under(m) {
-					hi = m
-				} else {
-					lo = m
-				}
-			}
-			s, done = hi, false
-			break
-		}
+	if v, under := f.firstUnder(t, west, k, s); under {
+		s = v
+	} else {
 		done = true
 	}
-	for j := 0; j <= checks; j++ {
-		v := s * float64(j) / checks
-		if wv, tg := g.window(v), g.target(v); tg < wv*(1-1e-12) || tg > 1.5*wv {
-			return 0, 0, 0, 0, false, false
-		}
+	if !g.clamped(s) {
+		return 0, 0, 0, 0, false, false
 	}
 	if done {
 		return s, want, g.window(s), est(s), true, true
 	}
 	return s, g.area(s), g.window(s), est(s), false, true
+}
+
+// clamped reports whether the target stays within its clamps [W, 1.5·W] over the first s
+// seconds. W relaxes from below toward a target that never decreases, so W ≤ F holds
+// throughout once it holds at the start. W never decreases either, so F ≤ 1.5·W holds if
+// F − W ≤ W0/2 does: F − W = Q − (W0 − P0)·e^(−k·v), where Q = F − P is convex in v (its
+// largest value is at an end) — else the clamp is checked at 33 points.
+func (g *cubicFlow) clamped(s float64) bool {
+	if g.target(0) < g.w0*(1-1e-12) || g.target(0) > 1.5*g.w0 {
+		return false
+	}
+	q := math.Max(g.target(0)-g.poly(0), g.target(s)-g.poly(s))
+	if q+math.Max(g.p0-g.w0, 0) <= g.w0/2 {
+		return true
+	}
+	const checks = 32
+	decay, step := 1.0, math.Exp(-g.k*s/checks) // e^(−k·v) at v = s·j/checks, one exp for all
+	for j := 0; j <= checks; j++ {
+		v := s * float64(j) / checks
+		wv := g.poly(v) + (g.w0-g.p0)*decay
+		if tg := g.target(v); tg < wv*(1-1e-12) || tg > 1.5*wv {
+			return false
+		}
+		decay *= step
+	}
+	return true
+}
+
+// firstUnder is the first time v in (0, s] at which the cubic curve, from epoch time t,
+// falls below W_est (growing from west at α_cubic per RTT up to cwnd_prior, then at 1),
+// and whether there is one: the Reno-friendly region takes over there.
+func (f *cubicFluid) firstUnder(t, west, k, s float64) (float64, bool) {
+	if f.p.friendly != 1 {
+		return 0, false
+	}
+	a := f.estAlpha(west)
+	vb := s // where W_est reaches cwnd_prior and its slope changes
+	if a != 1 && west < f.prior {
+		vb = math.Min(s, (f.prior-west)/(a*k))
+	}
+	if v, ok := f.firstBelow(t, 0, vb, west, a*k); ok {
+		return v, true
+	}
+	if vb < s {
+		return f.firstBelow(t, vb, s, f.prior, k)
+	}
+	return 0, false
 }

@@ -65,7 +65,11 @@ func (r *scalableRule) Flow(w0, s float64, _ Observation) (float64, float64, boo
 // solveIncreasing finds x in [lo, hi] with f(x) = want for an increasing f of slope df
 // (Newton's method inside a bisection bracket); ok is false if it does not converge.
 func solveIncreasing(f, df func(float64) float64, want, lo, hi float64) (float64, bool) {
-	x := (lo + hi) / 2
+	return solveIncreasingFrom(f, df, want, lo, hi, (lo+hi)/2)
+}
+
+// solveIncreasingFrom is solveIncreasing from the first guess x in [lo, hi].
+func solveIncreasingFrom(f, df func(float64) float64, want, lo, hi, x float64) (float64, bool) {
 	for range 100 {
 		r := f(x) - want
 		if math.Abs(r) <= 1e-13*want {

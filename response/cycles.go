@@ -3,6 +3,7 @@ package response
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -13,7 +14,9 @@ import (
 // [i0, i1) is the renewal-reward ratio R = ΣA/ΣT. Its standard error is the delta method's,
 // sd(Σz)/ΣT with z_i = A_i − R·T_i; successive cycles of one flow are not independent
 // (each starts from the window the last one ended at), so Var(Σz) sums the z's
-// autocovariances with Bartlett weights up to lag ⌈n^(1/3)⌉ (Newey and West, 1987).
+// autocovariances with Bartlett weights up to lag ⌈√n⌉ (Newey and West, 1987): Scalable's
+// windows at loss stay correlated for tens of cycles, and n^(1/3) lags, the rate that is
+// optimal for short memory, understate its spread over seeds by a fifth (cycles_test.go).
 
 // cycleMean is the mean window of a run of cycles and its uncertainty, packets.
 type cycleMean struct {
@@ -39,10 +42,7 @@ func meanOver(ls []model.LossRecord, i0, i1 int) cycleMean {
 	lags := int(math.Ceil(math.Sqrt(float64(n))))
 	v := 0.0
 	for k := 0; k <= lags && k < n; k++ {
-		g := 0.0
-		for j := k; j < n; j++ {
-			g += z[j] * z[j-k]
-		}
+		g := floats.Dot(z[k:], z[:n-k])
 		if k == 0 {
 			v += g
 		} else {
@@ -71,8 +71,8 @@ func drifts(ls []model.LossRecord, i0, i1 int, tol float64, random bool) bool {
 // run whose halves drift (drifts) drops its first half into the warm-up and measures at
 // least as many cycles as it has discarded, so that a slow transient (CUBIC's, without fast
 // convergence, decays as 1/√n) cannot hide in a short window; a periodic point then stops,
-// and a random one doubles n until its confidence interval is within TargetRelCI or n
-// reaches MaxLosses. A fixed warm-up (Settings.WarmupLosses) skips the trend test.
+// and a random one grows n as its interval says it needs (nextN) until the interval is
+// within TargetRelCI or n reaches MaxLosses. A fixed warm-up (Settings.WarmupLosses) skips the trend test.
 type stopper struct {
 	s        *Settings
 	periodic bool
@@ -105,6 +105,18 @@ func (st *stopper) maxEvents() int {
 	return st.start + st.s.MaxLosses + 1
 }
 
+// nextN is how many cycles a random point measures next: the half width shrinks as 1/√n,
+// so the n at which it would meet the target, with a fifth more for the estimate's own
+// noise, at least a quarter more than now and at most four times as many.
+func (st *stopper) nextN(m cycleMean) int {
+	r := m.half / (st.s.TargetRelCI * m.mean)
+	want := 1.2 * r * r * float64(st.n)
+	if !(want < float64(4*st.n)) { // also a zero mean: r is +Inf
+		return 4 * st.n
+	}
+	return max(int(math.Ceil(want)), st.n+st.n/4)
+}
+
 func (st *stopper) enough(ls []model.LossRecord) bool {
 	for len(ls) > st.start+st.n {
 		if st.auto && st.start+st.n/2 <= maxWarmup && drifts(ls, st.start, st.start+st.n, st.s.TargetRelCI/8, !st.periodic) {
@@ -115,10 +127,11 @@ func (st *stopper) enough(ls []model.LossRecord) bool {
 		if st.periodic || st.n >= st.s.MaxLosses {
 			return true
 		}
-		if m := meanOver(ls, st.start, st.start+st.n); m.half <= st.s.TargetRelCI*m.mean {
+		m := meanOver(ls, st.start, st.start+st.n)
+		if m.half <= st.s.TargetRelCI*m.mean {
 			return true
 		}
-		st.n = min(2*st.n, st.s.MaxLosses)
+		st.n = min(st.nextN(m), st.s.MaxLosses)
 	}
 	return false
 }

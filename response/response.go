@@ -33,7 +33,7 @@ type Settings struct {
 	// the loss cycles show no trend (at least 100, at most 10,000; cycles.go).
 	WarmupLosses int
 	// MinLosses and MaxLosses bound the measured loss events of one point. Defaults:
-	// periodic 50 and 50 (the sawtooth is deterministic), random 400 and 6,400.
+	// periodic 50 and 50 (the sawtooth is deterministic), random 400 and 25,600.
 	MinLosses, MaxLosses int
 	// Stepped integrates every point with the solver's steps, also where the algorithm's
 	// law has a closed-form flow between losses that the engine would follow instead
@@ -83,7 +83,7 @@ func (s *Settings) defaults() error {
 		s.MinLosses = map[string]int{"periodic": 50, "random": 400}[s.LossModel]
 	}
 	if s.MaxLosses == 0 {
-		s.MaxLosses = map[string]int{"periodic": 50, "random": 6400}[s.LossModel]
+		s.MaxLosses = map[string]int{"periodic": 50, "random": 25600}[s.LossModel]
 	}
 	if s.WarmupLosses < 0 || s.MinLosses < 2 || s.MaxLosses < s.MinLosses {
 		return fmt.Errorf("%w: loss events warm-up %d, min %d, max %d: want warm-up >= 0 (0: automatic) and 2 <= min <= max", model.ErrSettings, s.WarmupLosses, s.MinLosses, s.MaxLosses)
@@ -335,7 +335,7 @@ func logs(v []float64) []float64 {
 // with round-trip time s.RTTS until its mean window is stable, in one run that goes on as
 // long as the measurement needs (stopper): the warm-up ends when the loss cycles show no
 // trend (or after WarmupLosses loss events, when given); then at least MinLosses cycles
-// are measured, and for random loss their number doubles until the 95% confidence
+// are measured, and for random loss as many more as it needs until the 95% confidence
 // interval of the mean window (per cycle, cycles.go) is within TargetRelCI of the mean or
 // MaxLosses is reached.
 func MeasurePoint(ctx context.Context, algo string, p float64, s Settings) (Point, error) {

@@ -46,7 +46,7 @@ func classicDefault(usage string) string {
 
 func responseCommand() *cli.Command {
 	cycles := intFlag("max-cycles", fmt.Sprint(defaultMaxCycles), 1, math.MaxInt64,
-		"refuse more loss cycles than this over all points: algorithms × (points + 5 RTT-exponent points) × (warm-up + measured losses: periodic 50, random up to 6400; an automatic warm-up counted as 100 + as many as are measured); about 10^4 a second")
+		"refuse more loss cycles than this over all points: algorithms × (points + 5 RTT-exponent points) × (warm-up + measured losses: periodic 50, random up to 25600; an automatic warm-up counted as 100 + as many as are measured); about 10^4 a second")
 	warmup := intFlag("warmup-losses", "", 1, 1_000_000, "loss events discarded before measuring")
 	warmup.DefaultText = "automatic: until the loss cycles show no trend, 100 to 10000"
 	return &cli.Command{
@@ -99,7 +99,7 @@ func responseAction(c *cli.Context) error {
 	if s.Points > 1 && s.PMin == s.PMax {
 		return usagef("--points %d with --p-min = --p-max = %s: give --points 1 or a range", s.Points, full(s.PMin))
 	}
-	measured := map[string]int{"periodic": 50, "random": 6400}[s.LossModel]
+	measured := map[string]int{"periodic": 50, "random": 25600}[s.LossModel]
 	warm := s.WarmupLosses
 	if warm == 0 {
 		warm = 100 + measured
