@@ -196,16 +196,38 @@ func (s *system) pathUp(links []int) bool {
 	return true
 }
 
-// redDropProb is model.RED's drop probability at an average queue of avg packets (gentle off).
+// redDropProb is the rate per packet at which ns-2's RED (gentle_ and wait_ true,
+// packet/link.go's redDrop) drops at an average queue of avg packets: its probability pb,
+// linear from 0 at min_th to max_p at max_th and on to 1 at 2·max_th, is spread by the
+// count n since the last drop (none while n·pb < 1, then pb/(2 − n·pb)), so the packets
+// between drops are about uniform on [1/pb, 2/pb); the rate is one over their mean
+// (redMeanGap).
 func redDropProb(r model.RED, avg float64) float64 {
+	var pb float64
 	switch {
 	case avg < r.MinThPkts:
 		return 0
-	case avg >= r.MaxThPkts:
+	case avg >= 2*r.MaxThPkts:
 		return 1
+	case avg >= r.MaxThPkts:
+		pb = r.MaxP + (1-r.MaxP)*(avg-r.MaxThPkts)/r.MaxThPkts
 	default:
-		return r.MaxP * (avg - r.MinThPkts) / (r.MaxThPkts - r.MinThPkts)
+		pb = r.MaxP * (avg - r.MinThPkts) / (r.MaxThPkts - r.MinThPkts)
 	}
+	if !(pb > 0) {
+		return 0
+	}
+	return 1 / redMeanGap(math.Min(pb, 1))
+}
+
+// redMeanGap is the mean count of arrivals to a drop of the wait_ process at probability
+// pb in (0, 1]. No arrival before the a-th, a = ⌈1/pb⌉, can be dropped; from there the
+// survival telescopes to S(n) = (2 − (n+1)·pb)/(2 − a·pb) while positive, so the mean
+// a + Σ S(n) sums in closed form over its k terms.
+func redMeanGap(pb float64) float64 {
+	a := math.Ceil(1 / pb)
+	k := math.Max(math.Ceil(2/pb)-1-a, 0)
+	return a + (k*(2-(a+1)*pb)-pb*k*(k-1)/2)/(2-a*pb)
 }
 
 // pathRTT is flow f's round-trip time in state yd: propagation plus its path's queues, s.

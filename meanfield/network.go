@@ -158,8 +158,9 @@ func (l *Link) buffer() float64 {
 // w_q = 1.
 func (l *Link) redGain() float64 { return -l.CapacityPktsPerS * math.Log1p(-l.RED.Weight) }
 
-// redProb is model.RED's marking probability at an average queue of x packets, gentle
-// off (the fluid engine's profile).
+// redProb is model.RED's marking probability at an average queue of x packets, linear
+// between the thresholds and 1 above, as Hollot, Misra, Towsley and Gong model it (the
+// hybrid engine follows ns-2's count process instead, fluid/network.go).
 func redProb(r *model.RED, x float64) float64 {
 	switch {
 	case x < r.MinThPkts:

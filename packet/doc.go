@@ -22,8 +22,9 @@
 // its capacity (bytes·8/capacity), then delays them by its propagation delay. Its buffer
 // holds at most BufferPkts packets including the one being serialized (ns-2's DropTail
 // with queue-limit N keeps N−1 waiting plus one on the wire). Drop-tail drops arrivals to
-// a full buffer; RED (gentle, as ns-2.35 runs it) drops by the EWMA of the queue with a
-// count-spread probability, ageing the average over idle time as if 500-byte packets had
+// a full buffer; RED (ns-2.35's REDQueue at its defaults, gentle_ and wait_) drops by the
+// EWMA of the queue with a count-spread probability, none while at most one packet waits,
+// ageing the average over idle time as if 500-byte packets had
 // left. Random loss drops each packet of a source arriving at the link with probability p,
 // independently: the gap from one loss of the source to its next is ⌈E/λ⌉ packets with
 // E ~ Exp(1) and λ = −ln(1−p), a Geometric(p) variate, drawn from the source's own PCG

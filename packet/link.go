@@ -48,7 +48,7 @@ type link struct {
 	red    bool
 	redCfg model.RED
 	redAvg float64 // EWMA of the number of packets in the system
-	redCnt int     // packets since the last RED drop while the average is between the thresholds; -1 below min_th
+	redCnt int     // packets since the last RED drop while the average is above min_th; -1 below it (ns-2's count, old)
 
 	// statistics
 	busyS   float64 // total serialization time, s
@@ -137,12 +137,16 @@ func (l *link) randomGap(source int) int64 {
 	return max(int64(g), 1)
 }
 
-// redDrop is Floyd and Jacobson's RED (1993) as ns-2 runs it by default (gentle_ true):
-// the average follows avg ← (1−w)·avg + w·q at each arrival, decaying as if m small
-// packets had departed over an idle period; between min_th and max_th the drop
-// probability pb = max_p·(avg−min_th)/(max_th−min_th) is spread out by the count since the
-// last drop, pa = pb/(1 − count·pb); from max_th to 2·max_th it rises linearly from max_p
-// to 1 (gentle), and above 2·max_th every arrival is dropped.
+// redDrop is Floyd and Jacobson's RED (1993) as ns-2's REDQueue runs it by default
+// (gentle_ true, wait_ true, counted in packets): the average follows
+// avg ← (1−w)·avg + w·q at each arrival, decaying as if m small packets had departed over
+// an idle period. Early drops need avg ≥ min_th and more than one packet waiting; the
+// first arrival after the average crosses min_th starts the count at 1 and is kept. The
+// drop probability pb = max_p·(avg−min_th)/(max_th−min_th), rising linearly from max_p to
+// 1 between max_th and 2·max_th (gentle), is spread by the count since the last drop as
+// ns-2's modify_p does with wait_: no drop while count·pb < 1, then pb/(2 − count·pb), and
+// a certain drop at count·pb ≥ 2, so drops come count ∈ [1/pb, 2/pb) apart, uniformly.
+// From 2·max_th every arrival is dropped.
 func (l *link) redDrop(s *sim, now float64) bool {
 	w := l.redCfg.Weight
 	q := float64(l.queue.len())
@@ -154,32 +158,32 @@ func (l *link) redDrop(s *sim, now float64) bool {
 	l.redAvg = (1-w)*l.redAvg + w*q
 	minTh, maxTh, maxP := l.redCfg.MinThPkts, l.redCfg.MaxThPkts, l.redCfg.MaxP
 	avg := l.redAvg
+	l.redCnt++
 	switch {
-	case avg < minTh:
-		l.redCnt = -1
+	case avg < minTh || q <= 1:
+		l.redCnt = -1 // ns-2's old = 0
 		return false
-	case avg < maxTh:
-		l.redCnt++
-		pb := maxP * (avg - minTh) / (maxTh - minTh)
-		pa := 1.0
-		if d := 1 - float64(l.redCnt)*pb; d > pb {
-			pa = pb / d
-		}
-		if s.rng.Float64() < pa {
-			l.redCnt = 0
-			return true
-		}
+	case avg >= 2*maxTh:
+		l.redCnt = 0
+		return true
+	case l.redCnt == 0: // just crossed: ns-2's old = 0 → count = 1, no drop
+		l.redCnt = 1
 		return false
-	case avg < 2*maxTh:
-		l.redCnt++
-		pb := maxP + (1-maxP)*(avg-maxTh)/maxTh
-		if s.rng.Float64() < pb {
-			l.redCnt = 0
-			return true
-		}
-		return false
-	default:
+	}
+	pb := maxP * (avg - minTh) / (maxTh - minTh)
+	if avg >= maxTh {
+		pb = maxP + (1-maxP)*(avg-maxTh)/maxTh
+	}
+	pa := 1.0
+	switch c := float64(l.redCnt) * pb; {
+	case c < 1:
+		pa = 0
+	case c < 2:
+		pa = pb / (2 - c)
+	}
+	if s.rng.Float64() <= pa {
 		l.redCnt = 0
 		return true
 	}
+	return false
 }

@@ -139,10 +139,10 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// RED's drop decision at a steady average queue (Floyd & Jacobson 1993): between the
-// thresholds each arrival is dropped with pa = pb/(1 − count·pb), count being the arrivals
-// since the last drop, so the gaps between drops are uniform on 1 … 1/pb − 1 and the drop
-// fraction is 2·pb; in the gentle region (max_th to 2·max_th) the fraction is pb itself;
+// RED's drop decision at a steady average queue, as ns-2's REDQueue makes it (wait_): each
+// arrival is dropped with pa = pb/(2 − count·pb) once count·pb ≥ 1, count being the
+// arrivals since the last drop, so the gaps between drops are uniform on ⌈1/pb⌉ … ⌈2/pb⌉ − 1;
+// in the gentle region (max_th to 2·max_th) pb rises from max_p to 1 under the same count;
 // above 2·max_th every arrival is dropped, below min_th none.
 func TestREDDropFraction(t *testing.T) {
 	cfg := model.RED{MinThPkts: 5, MaxThPkts: 15, MaxP: 0.1, Weight: 0.002}
@@ -151,8 +151,8 @@ func TestREDDropFraction(t *testing.T) {
 		gaps      float64 // variance of the gap between drops, for the tolerance
 	}{
 		{avg: 4, want: 0},
-		{avg: 10, want: 2 * 0.05, gaps: (19*19 - 1) / 12.0},            // pb = 0.05
-		{avg: 20, want: 0.1 + 0.9*5/15, gaps: (1 - 0.4) / (0.4 * 0.4)}, // geometric, pb = 0.4
+		{avg: 10, want: 1 / 29.5, gaps: (20*20 - 1) / 12.0}, // pb = 0.05: gaps 20 … 39
+		{avg: 20, want: 1 / 3.5, gaps: 0.25},                // pb = 0.4: gaps 3 or 4, alike
 		{avg: 31, want: 1},
 	}
 	const arrivals = 200000
