@@ -58,7 +58,8 @@ func simRecTrace(t *testing.T, algo string, w0 float64) []model.Sample {
 //     per RTT) back to 35, reached log2(34.5/22.5) RTTs after the recovery; the law holds.
 //   - bic@linux (RecoveryLinux, no min_cwnd): ssthresh ⌊40·819/1024⌋ = 31; the fall
 //     stops there, at u = 2(1 − 31/40), and it holds to the end.
-//   - reno@ns3 (RecoveryPRR, TcpLinuxReno's ssthresh W/2): 40 − 20u, then 20.
+//   - reno@ns3 (RecoveryPRR, TcpLinuxReno's ssthresh W/2): 40 − 20u, then 20 and the
+//     cumulative ACK that ends the recovery, its 40 segments counted at once: 22.
 //
 // Until the law takes over the window is a closed form in time: exact to 1e-9 packets.
 // After it (samples at or past the law's restart) the window is the law's from ssthresh,
@@ -74,16 +75,17 @@ func TestSimRecoveryOneLoss(t *testing.T) {
 		path     func(u float64) float64 // the window u RTTs after the loss, until the law resumes
 		resumeAt float64                 // RTTs after the loss
 		growth   float64                 // the law's largest growth from ssthresh, packets per RTT
+		exit     float64                 // packets the recovery's exit adds to ssthresh
 	}{
-		{"reno@linux", 20, func(u float64) float64 { return math.Max(10, w0*(1-u/2)) }, 1, 1},
+		{"reno@linux", 20, func(u float64) float64 { return math.Max(10, w0*(1-u/2)) }, 1, 1, 0},
 		{"scalable@linux", 35, func(u float64) float64 {
 			if u < 1 {
 				return math.Max(17.5, w0*(1-u/2))
 			}
 			return 0.5 + 22.5*math.Exp2(u-1)
-		}, 1 + math.Log2(34.5/22.5), 35.0 / 36},
-		{"bic@linux", bicSS, func(u float64) float64 { return math.Max(bicSS, w0*(1-u/2)) }, 1, 16},
-		{"reno@ns3", 20, func(u float64) float64 { return w0 - 20*u }, 1, 1},
+		}, 1 + math.Log2(34.5/22.5), 35.0 / 36, 0},
+		{"bic@linux", bicSS, func(u float64) float64 { return math.Max(bicSS, w0*(1-u/2)) }, 1, 16, 0},
+		{"reno@ns3", 20, func(u float64) float64 { return w0 - 20*u }, 1, 1, w0 / 20},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			tr := simRecTrace(t, c.algo, w0)
@@ -98,9 +100,13 @@ func TestSimRecoveryOneLoss(t *testing.T) {
 						t.Errorf("t = %.4f RTT: window %.9f, want %.9f", u, s.CwndPkts, want)
 					}
 				default:
-					if d, most := s.CwndPkts-c.ss, c.growth*math.Max(u-c.resumeAt, 0)+1e-9; d < -1e-9 || d > most {
-						t.Errorf("t = %.4f RTT: window %.9f, want the law's from ssthresh %.6f, at most %.4f more",
-							u, s.CwndPkts, c.ss, most)
+					exit := c.exit // the sample at the exit's instant is the window before its jump
+					if u < c.resumeAt+1e-9 {
+						exit = 0
+					}
+					if d, most := s.CwndPkts-c.ss-exit, c.growth*math.Max(u-c.resumeAt, 0)+1e-9; d < -1e-9 || d > most {
+						t.Errorf("t = %.4f RTT: window %.9f, want the law's from ssthresh %.6f and %v at the exit, at most %.4f more",
+							u, s.CwndPkts, c.ss, c.exit, most)
 					}
 				}
 			}

@@ -112,6 +112,16 @@ func (a *renoFamily) impl() renoImpl {
 	return renoRFC
 }
 
+// NewFluid is WindowLaw's fluid face, with ns-3's rules for its implementations
+// (renoNS3Rule).
+func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
+	l := a.WindowLaw
+	if impl := a.impl(); (impl == renoNS3Linux || impl == renoNS3New) && !a.RestartAfterLoss {
+		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New} }
+	}
+	return l.NewFluid(c)
+}
+
 // NewEvent is the event face of the implementation (renoCounted), or WindowLaw's.
 func (a *renoFamily) NewEvent(c FlowConfig) EventLaw {
 	impl := a.impl()

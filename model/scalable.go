@@ -45,7 +45,9 @@ func init() {
 				"Kelly 2003 (0); Linux tcp_scalable_ssthresh cwnd − cwnd>>3 (1); ns-3.37 TcpScalable::GetSsThresh (2)",
 				"0: fractional windows; whole packets: the increase counts ACKs against ⌊W⌋ and a loss leaves ⌊W⌋ − ⌊b·⌊W⌋⌋ (1) or ⌊(1 − b)·⌊W⌋⌋ (2)")),
 			Real(&a.p.pipe, "pipe_deficit", 0, "packets", 0, 100, "ns-3.37 TcpSocketBase::EnterRecovery (BytesInFlight with SACK: 2)",
-				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"))
+				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
+			Switch(&a.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
+				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{p: a.p} }, Memoryless: true}
 		return a
 	})
@@ -62,7 +64,7 @@ func wholeParam(d ParamDef) ParamDef {
 // is taken a nano-packet up.
 func wholePackets(w float64) float64 { return math.Floor(w + 1e-9) }
 
-type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe float64 }
+type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck float64 }
 
 type scalable struct {
 	Base
@@ -122,6 +124,8 @@ type scalableRule struct {
 }
 
 func (*scalableRule) Start(Observation) {}
+
+func (r *scalableRule) ExitAck() bool { return r.p.exitAck == 1 }
 
 // countedWindow is the window a whole-packet ACK counter is compared with: ⌊W⌋ in the event
 // face, W − ½ in the fluid face (at least one packet).
@@ -184,7 +188,7 @@ func (a *scalable) Variants() []Variant {
 			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpScalable: CongestionAvoidance +1 per min(cwnd, AIFactor 50) segments acked; GetSsThresh (1 − MDFactor 0.125)·BytesInFlight",
-			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2},
+			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1},
 			Recovery: RecoveryPRR},
 	}
 }

@@ -64,18 +64,30 @@ func (l WindowLaw) NewEvent(c FlowConfig) EventLaw {
 	return &windowEvent{cwnd: cwnd, win: w, rule: l.Rule(), restart: l.RestartAfterLoss}
 }
 
+// RecoveryExitAcker is implemented by window rules whose implementation hands the
+// cumulative ACK that ends a fast recovery — it covers the loss's whole flight — to the
+// law at once, as ns-3.37's TcpSocketBase::ProcessAck does (cwnd = ssthresh, then
+// IncreaseWindow with every segment it acknowledges): the window gains a flight's worth
+// of per-ACK increase as the recovery ends. The hybrid-recovery form applies it
+// (windowFluid's EndRecovery); the packet engine's ACK carries it by itself.
+type RecoveryExitAcker interface {
+	ExitAck() bool
+}
+
 // windowFluid is the fluid face of a one-window algorithm: x = [cwnd].
 type windowFluid struct {
 	init, win Window
 	cwnd0     float64
 	rule      WindowRule
 	restart   bool
+	flight    float64 // packets in flight at the last loss (the window); 0 after a timeout
 }
 
 var (
-	_ FluidLaw     = (*windowFluid)(nil)
-	_ AckIncrement = (*windowFluid)(nil)
-	_ EventLaw     = (*windowEvent)(nil)
+	_ FluidLaw      = (*windowFluid)(nil)
+	_ AckIncrement  = (*windowFluid)(nil)
+	_ RecoveryEnder = (*windowFluid)(nil)
+	_ EventLaw      = (*windowEvent)(nil)
 )
 
 func (f *windowFluid) Vars() int { return 1 }
@@ -111,12 +123,22 @@ func (f *windowFluid) Guard(x []float64, _ Observation) float64 { return f.win.G
 func (f *windowFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = false }
 
 func (f *windowFluid) OnLoss(x []float64, o Observation) {
+	f.flight = x[0]
 	x[0] = f.win.Loss(f.rule.Congestion(x[0], o), f.restart)
 }
 
 func (f *windowFluid) OnTimeout(x []float64, o Observation) {
+	f.flight = 0
 	f.rule.Congestion(x[0], o)
 	x[0] = f.win.Timeout(x[0])
+}
+
+// EndRecovery counts the recovery's closing ACK for a RecoveryExitAcker rule.
+func (f *windowFluid) EndRecovery(x []float64, o Observation) {
+	if ea, ok := f.rule.(RecoveryExitAcker); ok && ea.ExitAck() && f.flight > 0 && x[0] > 0 && !f.win.SlowStart {
+		x[0] = f.win.Clamp(x[0] + f.flight*f.rule.PerRTT(x[0], o)/x[0])
+	}
+	f.flight = 0
 }
 
 func (f *windowFluid) Ssthresh() float64 { return f.win.Reported() }

@@ -35,6 +35,10 @@ type Settings struct {
 	// MinLosses and MaxLosses bound the measured loss events of one point. Defaults:
 	// periodic 50 and 50 (the sawtooth is deterministic), random 400 and 25,600.
 	MinLosses, MaxLosses int
+	// Form is the fluid form: fluid.FormHybrid (default, the textbook sawtooth) or
+	// fluid.FormHybridRecovery, which counts as a packet sender does (the window holds for
+	// the recovery round trip, and implementations act at its end: model.RecoveryEnder).
+	Form string
 	// Stepped integrates every point with the solver's steps, also where the algorithm's
 	// law has a closed-form flow between losses that the engine would follow instead
 	// (fluid.Settings.Exact, model.ExactFlow: Reno's family, Scalable); for checking.
@@ -58,6 +62,13 @@ func (s *Settings) defaults() error {
 	}
 	if err := settings.LossModel(&s.LossModel); err != nil {
 		return err
+	}
+	switch s.Form {
+	case "":
+		s.Form = fluid.FormHybrid
+	case fluid.FormHybrid, fluid.FormHybridRecovery:
+	default:
+		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrSettings, s.Form, fluid.FormHybrid, fluid.FormHybridRecovery)
 	}
 	settings.Default(&s.PMin, 1e-7)
 	settings.Default(&s.PMax, 1e-2)
@@ -236,7 +247,7 @@ func Response(ctx context.Context, s Settings) (*ResponseReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &ResponseReport{RTTS: s.RTTS, MSSBytes: s.MSSBytes, LossModel: s.LossModel, Form: fluid.FormHybrid, Engine: "fluid", Seed: s.Seed}
+	rep := &ResponseReport{RTTS: s.RTTS, MSSBytes: s.MSSBytes, LossModel: s.LossModel, Form: s.Form, Engine: "fluid", Seed: s.Seed}
 	for a, algo := range s.Algorithms {
 		ar := AlgorithmResponse{Algorithm: algo, Points: points[a], Params: s.Params[algo]}
 		if ref, ok := responseReference(algo, s.Params[algo], s.LossModel); ok {
@@ -360,7 +371,7 @@ func measure(ctx context.Context, algo string, p float64, s Settings) (Point, er
 	sc.DurationS = float64(st.maxEvents()) * s.RTTS / p * 4
 	res, err := fluid.Run(ctx, sc, fluid.Settings{
 		Seed: settings.PointSeed(s.Seed, algo, p, s.RTTS), StopAfterLosses: st.maxEvents(), RecordLosses: true,
-		LossStop: st.enough, Exact: !s.Stepped,
+		LossStop: st.enough, Exact: !s.Stepped, Form: s.Form,
 	})
 	if err != nil {
 		return Point{}, fmt.Errorf("%s at p = %g: %w", algo, p, err)

@@ -67,6 +67,7 @@ func responseCommand() *cli.Command {
 			durationFlag("rtt", "100ms", rttRange, "round-trip time"),
 			sizeFlag("mss", "1460B", mssRange, "packet size"),
 			warmup,
+			enumFlag("form", fluid.FormHybrid, []string{fluid.FormHybrid, fluid.FormHybridRecovery}, "fluid form (hybrid-recovery: counted as a packet sender counts, with each implementation's recovery exit)"),
 			seedFlag("seed of the random loss"),
 			paramFlag("algorithm parameter `algo.name=value` of one of the algorithms"), workersFlag(), formatFlag(), cycles,
 		},
@@ -81,7 +82,7 @@ func responseAction(c *cli.Context) error {
 		PMin: quantity(c, "p-min"), PMax: quantity(c, "p-max"), Points: intOf(c, "points"),
 		RTTS: quantity(c, "rtt"), MSSBytes: quantity(c, "mss"),
 		Seed: seedOf(c), Workers: intOf(c, "workers"), WarmupLosses: intOf(c, "warmup-losses"),
-		Params: paramMap(c),
+		Params: paramMap(c), Form: enumOf(c, "form"),
 	}
 	algos := s.Algorithms
 	if len(algos) == 0 {
