@@ -41,12 +41,14 @@ type Metric struct {
 	Metric string `json:"metric"`
 	Flow   *int   `json:"flow,omitempty"`
 	// Subflow is set for a subflow of a multi-path flow (one result row per subflow).
-	Subflow *int      `json:"subflow,omitempty"`
-	Link    string    `json:"link,omitempty"`
-	Fluid   float64   `json:"fluid"`
-	Packet  float64   `json:"packet"`
-	Kind    ErrorKind `json:"error_kind"`
-	Error   float64   `json:"error"`
+	Subflow *int `json:"subflow,omitempty"`
+	// Flows is set for the mean over a group of exchangeable flows (exchangeable.go).
+	Flows  []int     `json:"flows,omitempty"`
+	Link   string    `json:"link,omitempty"`
+	Fluid  float64   `json:"fluid"`
+	Packet float64   `json:"packet"`
+	Kind   ErrorKind `json:"error_kind"`
+	Error  float64   `json:"error"`
 	// Tolerance is the bound on Error; null for a sign check or a metric not judged.
 	Tolerance *float64 `json:"tolerance"`
 	Reason    string   `json:"tolerance_reason"`
@@ -161,6 +163,8 @@ func congested(l model.LinkResult) bool { return l.DroppedPkts > 0 || l.Utilisat
 // multi-path flow ("flow 0/1"), a link ("link l"), the point's algorithm, or "all flows".
 func (v *Report) Subject(m Metric) string {
 	switch {
+	case len(m.Flows) > 0:
+		return groupName(m.Flows) + " (mean)"
 	case m.Flow != nil && m.Subflow != nil:
 		return fmt.Sprintf("flow %d/%d", *m.Flow, *m.Subflow)
 	case m.Flow != nil && v.Scenario != "":

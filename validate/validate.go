@@ -157,6 +157,7 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	if len(fl.Flows) > 1 {
 		v.add(TolJain.Judge("jain", response.Jain(fx), response.Jain(px)))
 	}
+	v.judgeGroups(sc)
 	if haveHeadline {
 		v.Headline = hl.About
 		for _, m := range hl.Metrics(sc, fl, pk) {

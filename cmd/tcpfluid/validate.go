@@ -42,12 +42,14 @@ func validateCommand() *cli.Command {
 		Description: "Runs one scenario (--scenario or --builtin, --algo to set every flow's algorithm), one " +
 			"response point (--algo reno --loss-model random --p 1e-4 --rtt 100ms: one flow alone on an " +
 			"uncongested path), or seed 003's experiment (--table3) in both engines with the same seed, and " +
-			"compares them metric by metric against stated tolerances (docs/validate.md). A built-in seed " +
+			"compares them metric by metric against stated tolerances (docs/validation.md). A built-in seed " +
 			"scenario adds its headline: the numbers its source reports (seed000-* goodput, " +
 			"slow-start drops; seed001-mptcp each path's share and the 10 GB download time, with SACK senders " +
 			"as on its Linux testbed; seed002-mesh packets delivered by 120 s and the route-aware lead; " +
-			"seed004-lfn completion times), within 10%; the generic metrics of a flow whose packet sender timed " +
-			"out then inform (\"info\") and the headline decides. Flows that share no link run one group at " +
+			"seed004-lfn completion times), within 10%, beside the generic metrics, which are judged whatever the " +
+			"senders did. Exchangeable flows (the same in everything but their names and starts less than a round " +
+			"trip apart) are judged by their group's mean and Jain's index, not one by one: which of them a drop " +
+			"falls on is chance. Flows that share no link run one group at " +
 			"a time, so that both engines draw the same random losses; under the proportional drop rule the " +
 			"packet senders get two packet times of jitter against drop-tail phase effects. The fluid runs " +
 			"in its hybrid-recovery form, which counts as a packet sender does: the window holds still for " +
