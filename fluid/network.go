@@ -62,7 +62,7 @@ func (s *system) evaluate(t float64, y []float64) {
 		f.rate, f.ackRef, f.sendW = 0, 0, 0
 		if f.active && s.pathUp(f.links) && !f.silent(t) {
 			f.sendW = f.window(t, math.Min(y[f.off+f.sub], f.rwnd))
-			f.rate = f.mult * s.inFlight(f, y) * f.wire / f.rtt
+			f.rate = math.Max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) * f.wire / f.rtt
 			if s.x != nil {
 				s.x.pace(f, t, y) // a paced law's rate (ext.go)
 			}
@@ -147,6 +147,18 @@ func (s *system) deliveries(y []float64) {
 		// grows faster per ACK than it is written to, however fast a queue builds.
 		f.ackRef = f.mult * f.sendW * f.wire / f.rttSeen
 	}
+}
+
+// lostUnseen is, in the counted form, the packets of subflow f (all its class's members)
+// a full queue has dropped that the sender has not yet learnt of: they still count against
+// its window, so what it keeps in the network is its window less them, and a sender held
+// at its receiver window sends one packet per packet acknowledged, not W/RTT. The hybrid
+// form keeps the textbook rate W/RTT.
+func (s *system) lostUnseen(f *subflow, y []float64) float64 {
+	if !s.form.counted || f.reactAt == math.Inf(1) {
+		return 0
+	}
+	return y[f.cnt+cntOverflow]
 }
 
 // sendBehindQueue applies, in the counted form, the window's conservation to a sender

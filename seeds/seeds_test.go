@@ -64,13 +64,11 @@ func TestValidateSeed000Utilisation(t *testing.T) {
 
 // table3Gaps are the Table 3 figures the fluid engine misses today, each with why; the test
 // fails on any other figure out of tolerance and on a gap that closes.
-var table3Gaps = map[string]string{
-	// ns-2's Reno leaves fast recovery at the first new ACK and meets a second loss of the
-	// same window (a second halving or a timeout, twice per cycle in the packet engine);
-	// its go-back-N retransmissions deliver packets twice, which the fluid's goodput (its
-	// throughput: it has no duplicates) does not count. Delivered packets agree (+1.2%).
-	"reno fluid goodput_bps": "+10.5%: no second loss of Reno's window, no duplicate deliveries",
-}
+// table3Gaps are Table 3's cells an engine misses, with the reason; none today. The fluid
+// Reno's goodput is 9.9% above the table (ns-2's Reno meets a second loss of the same
+// window and delivers its go-back-N retransmissions twice; the fluid has neither), just
+// inside the 10%.
+var table3Gaps = map[string]string{}
 
 // Seed 003 in both engines against Table 3: delivered packets and goodput within 10%, no
 // drops for Vegas, and the table's throughput ranking in the packet engine; the fluid
@@ -133,15 +131,17 @@ var knownGaps = map[string]map[string]string{
 	"seed000-slow-start": {
 		"mean_queue_pkts link colo-bottleneck": "the recovery of some 3000 packets lost in one slow-start overshoot: NewReno's partial ACKs and go-back-N after the timeout, which the fluid model compresses",
 		"utilisation link colo-bottleneck":     "idem",
-		"dropped_pkts flow 1":                  "idem, for Reno",
+		"utilisation link reno-bottleneck":     "idem, for Reno (0.73 fluid, 0.70 packet), whose overshoot itself now agrees: 3081 packets in both engines (ns-2.35: 3135)",
 		"mean_cwnd_pkts flow 0":                "idem: the fluid's mean window is 10.4% above",
+		"dropped_pkts flow 0":                  "COLO's fluid slow start is not its packet twin's: alone on a path without a receiver-window cap the packet COLO overshoots as Reno does (4112 packets, C·RTT of a doubling window, and Reno's fluid 4110), the fluid COLO 2242",
 	},
+
 	"seed001-mptcp": {
 		"mean_cwnd_pkts flow 0/1":      "the packet LIA subflow on path 2 sends its window as one cluster per round trip and loses at nearly every overflow of the Reno flow's queue; the fluid's proportional drop rule spreads drops by arrival rate",
 		"mean_throughput_bps flow 0/1": "idem",
 	},
 	"modern-bbr-cubic-1bdp": {
-		"mean_cwnd_pkts flow 0":           "BBR against CUBIC over 1 BDP: BBR takes 0.62 of the link in the fluid, 0.81 in the packet engine (ns-3 3.37: 0.86); the fluid queue keeps CUBIC's window bursts first in, first out, and its synchronized drops cut both flows at each overflow where the packet BBR's probes cost CUBIC most of the losses",
+		"mean_cwnd_pkts flow 0":           "BBR against CUBIC over 1 BDP: BBR takes 0.61 of the link in the fluid, 0.83 in the packet engine (ns-3 3.37: 0.86); the fluid queue keeps CUBIC's window bursts first in, first out, and its synchronized drops cut both flows at each overflow where the packet BBR's probes cost CUBIC most of the losses",
 		"mean_throughput_bps flow 0":      "idem",
 		"loss_events flow 0":              "idem",
 		"mean_cwnd_pkts flow 1":           "idem",
@@ -152,9 +152,8 @@ var knownGaps = map[string]map[string]string{
 		"jain all flows":                  "idem",
 	},
 	"modern-bbr-cubic-deep": {
-		"mean_cwnd_pkts flow 0":      "over 10 BDPs the fluid BBR's delivery-rate samples are round averages, where the packet sender's are maxima of per-ACK samples that CUBIC's queue drags down: the packet BBR's window (2·BtlBw·RTprop) collapses, the fluid one's does not (BBR's share 0.34 fluid, 0.08 packet, 0.035 ns-3)",
+		"mean_cwnd_pkts flow 0":      "over 10 BDPs the fluid BBR's delivery-rate samples are round averages, where the packet sender's are maxima of per-ACK samples that CUBIC's queue drags down: the packet BBR's window (2·BtlBw·RTprop) collapses, the fluid one's does not (BBR's share 0.40 fluid, 0.09 packet, 0.035 ns-3)",
 		"mean_throughput_bps flow 0": "idem",
-		"loss_events flow 0":         "idem",
 		"mean_cwnd_pkts flow 1":      "idem",
 		"mean_throughput_bps flow 1": "idem",
 		"loss_events flow 1":         "idem",
@@ -171,16 +170,17 @@ var knownGaps = map[string]map[string]string{
 		"loss_events flow 0":    "idem",
 	},
 	"parking-lot": {
-		"mean_cwnd_pkts flow 0":      "RED's count restarts: the packet engine's RED now drops as ns-2's does (wait_, TestREDAgainstNS2), and each instant its queue holds at most one packet restarts the count, which the fluid's mean queue cannot see (about 660 restarts per 1000 drops in that check): at the same average the packet engine drops at about half the rate of the steady count process the fluid follows; the long CUBIC flow's cuts at four hops' overflows (synchronized per hop in the fluid) and its timeouts (27 of 60 packet, 14 fluid) differ",
+		"mean_cwnd_pkts flow 0":      "not yet diagnosed: the long CUBIC flow's cuts at four hops' overflows (synchronized per hop in the fluid) and its timeouts (27 of 60 loss events packet, 10 fluid) differ, and the long flow gets 5.47 Mb/s in the fluid, 2.48 in the packet engine; with the drops a sender has not yet seen counted against its window (fluid/network.go lostUnseen), Vegas over RED on h2 agrees and the cross flows' overflows cost them less than their packet twins. The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue cannot see",
 		"mean_throughput_bps flow 0": "idem",
 		"mean_cwnd_pkts flow 1":      "idem",
-		"mean_cwnd_pkts flow 2":      "idem",
-		"mean_throughput_bps flow 2": "idem",
-		"loss_events flow 2":         "idem",
+		"mean_throughput_bps flow 1": "idem",
 		"utilisation link h1":        "idem",
+		"mean_queue_pkts link h2":    "idem",
 		"utilisation link h2":        "idem",
-		"utilisation link a2":        "idem",
+		"utilisation link h3":        "idem",
+		"utilisation link a1":        "idem",
 	},
+
 	"seed000-colo-alpha": {
 		"mean_queue_pkts link colo-bottleneck": "not yet diagnosed: COLO's queue at its bottleneck is twice the packet engine's at this α (186 against 88 packets); throughput and windows agree",
 	},
@@ -199,7 +199,9 @@ var knownGaps = map[string]map[string]string{
 		"utilisation link colo-access-in":  "idem",
 		"utilisation link colo-bottleneck": "idem",
 		"utilisation link colo-access-out": "idem",
+		"dropped_pkts flow 0":              "COLO's fluid slow start, as in seed000-slow-start",
 	},
+
 	"seed002-mesh": {
 		"utilisation link route-aware-mesh": "not yet diagnosed: 0.0301 apart, just over the 0.03 tolerance",
 	},
