@@ -231,6 +231,21 @@ func (f *coloFluid) OnTimeout(x []float64, _ Observation) { x[0] = f.timeout(x[0
 
 func (f *coloFluid) Ssthresh() float64 { return f.win.Reported() }
 
+var _ AckIncrement = (*coloFluid)(nil)
+
+// AckIncrement is what the event face adds per packet acknowledged: one packet in the
+// exponential part, (baseRTT/RTT)^γ in the concave part, max(α, 1)/W in congestion
+// avoidance (the counted form compounds them per round as a packet sender does).
+func (f *coloFluid) AckIncrement(x []float64, o Observation) float64 {
+	switch {
+	case !f.win.SlowStart:
+		return f.perRTT(x[0], o) / x[0]
+	case f.concave:
+		return f.concaveGain(o)
+	}
+	return 1
+}
+
 // coloEvent is COLO's event face.
 type coloEvent struct {
 	cwnd float64

@@ -485,3 +485,32 @@ func ExampleCOLOAlpha() {
 	// β at RTT = 1, 1.5, 3 × baseRTT: 1.000 0.667 0.500
 	// random loss with an empty queue: W = 1000
 }
+
+// The fluid face's per-ACK increment is the event face's, in each regime: one ACK of a
+// round moves both faces' windows alike (1 in the exponential part, (baseRTT/RTT)^γ in the
+// concave part, max(α, 1)/W in congestion avoidance), so the counted form can count COLO's
+// ACKs as a packet sender does.
+func TestColoAckIncrementIsEventFace(t *testing.T) {
+	alg := mustAlgo(t, "colo")
+	o := Observation{RTT: 0.15, BaseRTT: 0.1}
+	for _, c := range []struct {
+		name     string
+		cwnd, ss float64
+	}{
+		{"exponential", 100, 1024},
+		{"concave", 600, 1024},
+		{"avoidance", 2000, 1024},
+	} {
+		cfg := FlowConfig{InitialCwnd: c.cwnd, InitialSsthresh: c.ss, MaxCwnd: 1e6}
+		f := alg.NewFluid(cfg)
+		x := []float64{0}
+		f.Init(x, o)
+		x[0] = c.cwnd // the initial window sets the regime, as the event face's
+		ev := alg.NewEvent(cfg)
+		ev.OnAck(1, o)
+		got := f.(AckIncrement).AckIncrement(x, o)
+		if want := ev.Cwnd() - c.cwnd; math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s: fluid increment %.9g per ACK, event face %.9g", c.name, got, want)
+		}
+	}
+}
