@@ -93,7 +93,7 @@ var (
 func (f *windowFluid) Vars() int { return 1 }
 
 func (f *windowFluid) Init(x []float64, o Observation) {
-	f.win = f.init
+	f.win, f.flight = f.init, 0
 	f.rule.Start(o)
 	x[0] = f.cwnd0
 }

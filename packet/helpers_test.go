@@ -2,7 +2,10 @@ package packet
 
 import (
 	"context"
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -118,3 +121,15 @@ func busyTime(sm *sim, i int, at float64) float64 {
 }
 
 func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
+
+// readTestdata decodes the JSON file testdata/name into v.
+func readTestdata(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,9 +2,7 @@ package packet
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -17,18 +15,12 @@ import (
 // start, and wherever this engine also times out after an overflow, ns-2 does too, as
 // many times.
 func TestRenoOverflowNS2(t *testing.T) {
-	b, err := os.ReadFile("testdata/reno_overflow_ns2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		DelayMS    []float64 `json:"delay_ms"`
 		BufferPkts []float64 `json:"buffer_pkts"`
 		Timeouts   []int
 	}
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	readTestdata(t, "reno_overflow_ns2.json", &ref)
 	overflowTimeouts := 0
 	for i, d := range ref.DelayMS {
 		bdp := math.Ceil(10e6 * 2 * (20 + d) / 1000 / (8 * 1460))

@@ -2,9 +2,7 @@ package packet
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -17,19 +15,13 @@ import (
 // ns-2's drops (geometric inter-drop times without wait_ dropped 39% more) and within 1%
 // of its acknowledged packets.
 func TestREDAgainstNS2(t *testing.T) {
-	b, err := os.ReadFile("testdata/red_ns2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		Runs []struct {
 			Drops     float64
 			AckedPkts []float64 `json:"acked_pkts"`
 		}
 	}
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	readTestdata(t, "red_ns2.json", &ref)
 	var nsDrops, nsAcked float64
 	for _, r := range ref.Runs {
 		nsDrops += r.Drops / float64(len(ref.Runs))

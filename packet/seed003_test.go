@@ -2,8 +2,6 @@ package packet
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -68,14 +66,8 @@ type ns2Reference struct {
 
 func loadNS2(t *testing.T) ns2Reference {
 	t.Helper()
-	b, err := os.ReadFile("testdata/seed003_ns2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref ns2Reference
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	readTestdata(t, "seed003_ns2.json", &ref)
 	return ref
 }
 

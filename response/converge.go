@@ -97,12 +97,8 @@ func (s *ConvergeSettings) defaults() error {
 		return fmt.Errorf("%w: loss window %v bdp, want a window in (0, 2] bandwidth-delay products (above 2 a one-BDP buffer has overflowed)",
 			model.ErrSettings, s.LossWindowBDP)
 	}
-	switch s.Form {
-	case "":
-		s.Form = fluid.FormHybrid
-	case fluid.FormHybrid, fluid.FormHybridRecovery:
-	default:
-		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrSettings, s.Form, fluid.FormHybrid, fluid.FormHybridRecovery)
+	if err := defaultForm(&s.Form); err != nil {
+		return err
 	}
 	// The fill starts from one packet and the recovery from LossWindowBDP BDPs.
 	for _, bw := range s.BandwidthsBps {

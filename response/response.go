@@ -63,12 +63,8 @@ func (s *Settings) defaults() error {
 	if err := settings.LossModel(&s.LossModel); err != nil {
 		return err
 	}
-	switch s.Form {
-	case "":
-		s.Form = fluid.FormHybrid
-	case fluid.FormHybrid, fluid.FormHybridRecovery:
-	default:
-		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrSettings, s.Form, fluid.FormHybrid, fluid.FormHybridRecovery)
+	if err := defaultForm(&s.Form); err != nil {
+		return err
 	}
 	settings.Default(&s.PMin, 1e-7)
 	settings.Default(&s.PMax, 1e-2)
@@ -114,6 +110,19 @@ func (s *Settings) defaults() error {
 	settings.Default(&s.RTTExponentP, 1e-6)
 	if math.IsNaN(s.RTTExponentP) || s.RTTExponentP >= 1 {
 		return fmt.Errorf("%w: RTT-exponent loss rate %v, want 0 < p < 1 (< 0: none)", model.ErrSettings, s.RTTExponentP)
+	}
+	return nil
+}
+
+// defaultForm defaults a fluid form to fluid.FormHybrid and accepts it or
+// fluid.FormHybridRecovery, the forms a response point or a converge run can take.
+func defaultForm(form *string) error {
+	switch *form {
+	case "":
+		*form = fluid.FormHybrid
+	case fluid.FormHybrid, fluid.FormHybridRecovery:
+	default:
+		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrSettings, *form, fluid.FormHybrid, fluid.FormHybridRecovery)
 	}
 	return nil
 }
