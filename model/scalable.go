@@ -127,6 +127,10 @@ func (*scalableRule) Start(Observation) {}
 
 func (r *scalableRule) ExitAck() bool { return r.p.exitAck == 1 }
 
+// DiscardsRemainder: ns-3.37's TcpScalable (whole_packets 2) clears its ACK counter after
+// every increase, so an ACK of several segments keeps only the whole packets they make.
+func (r *scalableRule) DiscardsRemainder() bool { return r.p.whole == 2 }
+
 // countedWindow is the window a whole-packet ACK counter is compared with: ⌊W⌋ in the event
 // face, W − ½ in the fluid face (at least one packet).
 func countedWindow(w float64, event bool) float64 {

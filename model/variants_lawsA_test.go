@@ -204,6 +204,32 @@ func TestWholePacketVariants(t *testing.T) {
 	}
 }
 
+// ns-3.37 TcpScalable clears its ACK counter after every increase: an ACK of several
+// segments (the one that ends a recovery) keeps only the whole packets they make up, where
+// Linux's counter keeps the rest. At 60 packets, 30 ACKs counted and then one of 80
+// segments: ⌊(30 + 80)/50⌋ = 2 packets and nothing left (ns-3), against 110/51 with the
+// counter at 8 (Linux).
+func TestScalableNS3ClearsCounter(t *testing.T) {
+	o := model.Observation{RTT: 0.1, BaseRTT: 0.1}
+	for _, c := range []struct {
+		algo string
+		want float64
+	}{{"scalable@ns3", 62}, {"scalable@linux", 60 + 110.0/51}} {
+		a, err := model.New(c.algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := a.NewEvent(model.FlowConfig{InitialCwnd: 60, InitialSsthresh: 60, MSSBytes: 1460})
+		for range 30 {
+			e.OnAck(1, o)
+		}
+		e.OnAck(80, o)
+		if w := e.Cwnd(); math.Abs(w-c.want) > 0.02 {
+			t.Errorf("%s: window %.4f after 30 ACKs and one of 80 segments, want %.4f", c.algo, w, c.want)
+		}
+	}
+}
+
 // TestVegasVariantSteps: on a path without queueing, Linux 2.6.2x tcp_vegas_cong_avoid
 // moves towards the window of the previous decision + 1 and so grows one packet per two
 // RTTs; ns-3.37 TcpVegas grows one per RTT, raises ssthresh to ¾·cwnd at each decision,

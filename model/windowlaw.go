@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // WindowLaw turns a congestion-avoidance rule into both faces of a one-window algorithm:
 // slow start, the receiver-window cap, Reno-family loss and timeout jumps and the engines'
 // optional hooks come with it. Tahoe, Reno, NewReno, Scalable, HighSpeed, BIC and H-TCP
@@ -74,6 +76,21 @@ type RecoveryExitAcker interface {
 	ExitAck() bool
 }
 
+// RemainderDiscarder is implemented by window rules whose implementation, given an ACK of
+// several segments, adds the whole packets they make up and clears the rest of its ACK
+// counter (ns-3.37 TcpScalable: m_ackCnt = 0): the event face floors its window after such
+// an ACK, and the fluid face's recovery exit (RecoveryExitAcker) loses the counter's
+// remainder, half a packet on average.
+type RemainderDiscarder interface {
+	DiscardsRemainder() bool
+}
+
+// discards reports whether rule r is a RemainderDiscarder that discards.
+func discards(r WindowRule) bool {
+	d, ok := r.(RemainderDiscarder)
+	return ok && d.DiscardsRemainder()
+}
+
 // windowFluid is the fluid face of a one-window algorithm: x = [cwnd].
 type windowFluid struct {
 	init, win Window
@@ -136,7 +153,11 @@ func (f *windowFluid) OnTimeout(x []float64, o Observation) {
 // EndRecovery counts the recovery's closing ACK for a RecoveryExitAcker rule.
 func (f *windowFluid) EndRecovery(x []float64, o Observation) {
 	if ea, ok := f.rule.(RecoveryExitAcker); ok && ea.ExitAck() && f.flight > 0 && x[0] > 0 && !f.win.SlowStart {
-		x[0] = f.win.Clamp(x[0] + f.flight*f.rule.PerRTT(x[0], o)/x[0])
+		add := f.flight * f.rule.PerRTT(x[0], o) / x[0]
+		if discards(f.rule) {
+			add = math.Max(add-0.5, 0)
+		}
+		x[0] = f.win.Clamp(x[0] + add)
 	}
 	f.flight = 0
 }
@@ -167,6 +188,9 @@ func (e *windowEvent) OnAck(acked float64, o Observation) {
 	e.begin(o)
 	if left := e.win.AckSlowStart(&e.cwnd, acked); left > 0 {
 		e.cwnd += e.win.Limit(e.cwnd, left*e.rule.PerRTT(e.cwnd, o)/e.cwnd)
+		if left > 1 && discards(e.rule) {
+			e.cwnd = wholePackets(e.cwnd)
+		}
 	}
 	e.cwnd = e.win.Clamp(e.cwnd)
 }

@@ -12,19 +12,20 @@ import (
 )
 
 // TestVariantsAgainstSet runs tcpfluid's fluid engine (hybrid form, FluidResponse: the
-// reference's "fluid" column; for ns-3's Reno and NewReno the hybrid-recovery form, where
-// their recovery's exit acts) with each implementation variant at the response points of
+// reference's "fluid" column; for ns-3's Reno, NewReno, Scalable and HighSpeed the
+// hybrid-recovery form, where their recovery's exit acts) with each implementation variant at the response points of
 // the stored reference set, and requires its mean window within the stored simulator's
 // 95% CI plus the fluid's own (per loss cycle): the two estimates' CIs, never widened.
 // Points where a variant is outside are listed in the report of this work with the reason
 // (docs/simulators.md), not here: cubic@linux at p = 1e-2 (+22%: Linux 2.6.2x's Reno
 // window grows by 8/23 per RTT for the whole epoch, which no cubic parameter expresses yet),
-// htcp@linux at 1e-2 (+8%), htcp at ns-3 (no variant yet), bic@linux at 1e-3 (−5.7%
+// htcp@linux at 1e-2 (+8%), htcp at ns-3 (no variant yet), highspeed@ns3 at 1e-2 (+7%:
+// both engines are above ns-3 there), bic@linux at 1e-3 (−5.7%
 // against a CIs' sum of 5.7%: the gap of docs/simulators.md's table, which passed only
 // while the fluid's interval was wider, 2.7%, than a point now ends with).
 func TestVariantsAgainstSet(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 14 fluid response points (about 12 s)")
+		t.Skip("runs 17 fluid response points (about 12 s)")
 	}
 	for _, c := range []struct {
 		algo, set string
@@ -45,6 +46,9 @@ func TestVariantsAgainstSet(t *testing.T) {
 		{"reno", SetNS3, 1e-3, fluid.FormHybridRecovery},
 		{"newreno", SetNS3, 1e-2, fluid.FormHybridRecovery},
 		{"newreno", SetNS3, 1e-3, fluid.FormHybridRecovery},
+		{"scalable", SetNS3, 1e-2, fluid.FormHybridRecovery},
+		{"scalable", SetNS3, 1e-3, fluid.FormHybridRecovery},
+		{"highspeed", SetNS3, 1e-3, fluid.FormHybridRecovery},
 	} {
 		sim := NS2
 		if c.set == SetNS3 {
