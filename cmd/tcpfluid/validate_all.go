@@ -143,6 +143,15 @@ func table3Line(rep *seeds.Table3Report) allLine {
 			}
 		}
 	}
+	// A ranking out of Table 3's order is the line's failure even when every cell is in.
+	for _, r := range []struct {
+		engine string
+		ok     bool
+	}{{"fluid", rep.FluidRankingOK}, {"packet", rep.PacketRankingOK}} {
+		if !r.ok {
+			l.Subject += "; " + r.engine + " ranking not Table 3's"
+		}
+	}
 	return l
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tcpfluid/tcpfluid/seeds"
 	"github.com/tcpfluid/tcpfluid/validate"
 )
 
@@ -150,6 +151,23 @@ func TestCLIValidateUsage(t *testing.T) {
 		_, err := runCLI(t, append([]string{"validate"}, args...)...)
 		if !errors.Is(err, errUsage) {
 			t.Errorf("validate %v: error %v, want a usage error (exit code 2)", args, err)
+		}
+	}
+}
+
+// validate --all's Table 3 line names a ranking out of the table's order as its failure,
+// also when every cell is within tolerance.
+func TestTable3LineNamesRanking(t *testing.T) {
+	row := seeds.Table3Row{Algorithm: "reno",
+		Table: seeds.Table3Numbers{DeliveredPkts: 1000, GoodputBps: 1e6},
+		Fluid: seeds.Table3Numbers{DeliveredPkts: 1010, GoodputBps: 1.05e6}, Packet: seeds.Table3Numbers{DeliveredPkts: 990, GoodputBps: 0.98e6}}
+	for _, c := range []struct {
+		fluidOK bool
+		want    string
+	}{{true, "reno, fluid vs table"}, {false, "reno, fluid vs table; fluid ranking not Table 3's"}} {
+		l := table3Line(&seeds.Table3Report{Rows: []seeds.Table3Row{row}, FluidRankingOK: c.fluidOK, PacketRankingOK: true, OK: c.fluidOK})
+		if l.Subject != c.want || l.OK != c.fluidOK {
+			t.Errorf("fluid ranking ok %v: subject %q, ok %v; want %q", c.fluidOK, l.Subject, l.OK, c.want)
 		}
 	}
 }
