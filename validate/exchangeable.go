@@ -18,9 +18,12 @@ import (
 // mean window, mean throughput and mean loss events are judged instead, and Jain's index
 // over all flows judges how evenly the packet engine split them.
 
-// exchangeableGroups is the groups of two or more exchangeable flows of sc, by flow index.
-func exchangeableGroups(sc *model.Scenario) [][]int {
-	var groups [][]int
+// groups are the groups of two or more exchangeable flows of a scenario, by flow index.
+type groups [][]int
+
+// exchangeableGroups is the groups of exchangeable flows of sc.
+func exchangeableGroups(sc *model.Scenario) groups {
+	var gs groups
 	in := make([]bool, len(sc.Flows))
 	for i := range sc.Flows {
 		if in[i] || len(sc.Flows[i].PathNames()) != 1 {
@@ -34,10 +37,21 @@ func exchangeableGroups(sc *model.Scenario) [][]int {
 			}
 		}
 		if len(g) > 1 {
-			groups = append(groups, g)
+			gs = append(gs, g)
 		}
 	}
-	return groups
+	return gs
+}
+
+// members maps each grouped flow to its group.
+func (gs groups) members() map[int][]int {
+	m := map[int][]int{}
+	for _, g := range gs {
+		for _, i := range g {
+			m[i] = g
+		}
+	}
+	return m
 }
 
 // exchangeable reports whether flow j is flow i's twin but for its name and a start
@@ -52,46 +66,41 @@ func exchangeable(sc *model.Scenario, i, j int) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// judgeGroups turns the per-flow metrics of exchangeable flows into information and adds
-// each group's means, judged with the per-flow tolerances.
-func (v *Report) judgeGroups(sc *model.Scenario) {
-	for _, g := range exchangeableGroups(sc) {
-		member := map[int]bool{}
+// reportOnly makes a per-flow metric of a member of group g information, not a verdict.
+func (m *Metric) reportOnly(g []int) {
+	if m.Judged {
+		m.Judged, m.OK, m.Tolerance = false, false, nil
+		m.Reason = "exchangeable with " + groupName(g) + ": one packet run's split among them is chance; their mean and Jain's index are judged"
+	}
+}
+
+// addGroupMeans adds each group's mean window, throughput and loss events in the two
+// engines' results, judged with the per-flow tolerances.
+func (v *Report) addGroupMeans(gs groups, fl, pk *model.Result) {
+	row := map[int]int{} // flow index → result row (single-path flows have one)
+	for r, f := range fl.Flows {
+		row[f.Flow] = r
+	}
+	for _, g := range gs {
+		var mean [3][2]float64
 		for _, i := range g {
-			member[i] = true
-		}
-		names := groupName(g)
-		sums := map[string]*[2]float64{}
-		for k := range v.Metrics {
-			m := &v.Metrics[k]
-			if m.Flow == nil || m.Subflow != nil || !member[*m.Flow] || m.Headline {
-				continue
-			}
-			s, ok := sums[m.Metric]
-			if !ok {
-				s = new([2]float64)
-				sums[m.Metric] = s
-			}
-			s[0] += m.Fluid / float64(len(g))
-			s[1] += m.Packet / float64(len(g))
-			if m.Judged {
-				m.Judged, m.OK = false, false
-				m.Tolerance = nil
-				m.Reason = "exchangeable with " + names + ": one packet run's split among them is chance; their mean and Jain's index are judged"
+			n := float64(len(g))
+			for e, res := range [2]*model.Result{fl, pk} {
+				f := res.Flows[row[i]]
+				mean[0][e] += f.MeanCwndPkts / n
+				mean[1][e] += f.MeanThroughputBps / n
+				mean[2][e] += float64(f.LossEvents) / n
 			}
 		}
-		for _, t := range []struct {
+		for k, t := range []struct {
 			name string
 			tol  Tolerance
 		}{{"mean_cwnd_pkts", TolCwnd}, {"mean_throughput_bps", TolThroughput}, {"loss_events", TolLossEvents}} {
-			if s, ok := sums[t.name]; ok {
-				m := t.tol.Judge(t.name, s[0], s[1])
-				m.Flows = g
-				v.Metrics = append(v.Metrics, m)
-			}
+			m := t.tol.Judge(t.name, mean[k][0], mean[k][1])
+			m.Flows = g
+			v.add(m)
 		}
 	}
-	v.recount()
 }
 
 // groupName is "flows 2–9" for a run of flow indices, else "flows 2, 4, 7".
@@ -104,14 +113,4 @@ func groupName(g []int) string {
 		s[k] = fmt.Sprint(i)
 	}
 	return "flows " + strings.Join(s, ", ")
-}
-
-// recount sets the verdict and the counts from the metrics.
-func (v *Report) recount() {
-	v.OK, v.Passed, v.FailedCount, v.NotJudged = true, 0, 0, 0
-	ms := v.Metrics
-	v.Metrics = nil
-	for _, m := range ms {
-		v.add(m)
-	}
 }

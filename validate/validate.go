@@ -129,6 +129,8 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	if len(fl.Flows) != len(pk.Flows) {
 		return nil, fmt.Errorf("%w: the fluid engine has %d flow rows, the packet engine %d", model.ErrEngine, len(fl.Flows), len(pk.Flows))
 	}
+	ex := exchangeableGroups(sc)
+	twins := ex.members()
 	var fx, px []float64
 	for r := range fl.Flows {
 		f, p := fl.Flows[r], pk.Flows[r]
@@ -138,6 +140,9 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 			TolLossEvents.Judge("loss_events", float64(f.LossEvents), float64(p.LossEvents)),
 		} {
 			m.SetRow(sc, f)
+			if g, ok := twins[f.Flow]; ok {
+				m.reportOnly(g)
+			}
 			v.add(m)
 		}
 		fx = append(fx, f.MeanThroughputBps)
@@ -157,7 +162,7 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	if len(fl.Flows) > 1 {
 		v.add(TolJain.Judge("jain", response.Jain(fx), response.Jain(px)))
 	}
-	v.judgeGroups(sc)
+	v.addGroupMeans(ex, fl, pk)
 	if haveHeadline {
 		v.Headline = hl.About
 		for _, m := range hl.Metrics(sc, fl, pk) {
