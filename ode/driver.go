@@ -108,6 +108,8 @@ type Driver struct {
 	y         *mat.VecDense
 	st        State
 	scratch   *mat.VecDense // trial states of the root finder
+	probe     *mat.VecDense // the state at probeT, shared by the guards of one step
+	probeT    float64       // NaN when probe holds no state of the current step
 	h         float64       // proposed next step
 	needReset bool          // the integrator is not at (t, y)
 	last0     float64
@@ -154,7 +156,7 @@ func NewDriver(in Dense, ivp IVP, events []Event, s DriverSettings) (*Driver, er
 	}
 	d := &Driver{
 		in: in, ev: events, s: s, hist: s.History, dim: n,
-		t: ivp.T0, y: mat.NewVecDense(n, nil), scratch: mat.NewVecDense(n, nil),
+		t: ivp.T0, y: mat.NewVecDense(n, nil), scratch: mat.NewVecDense(n, nil), probe: mat.NewVecDense(n, nil),
 		g: make([]float64, len(events)), gNew: make([]float64, len(events)),
 		ref: make([]int8, len(events)), fired: make([]bool, len(events)),
 		pending: make([]bool, len(events)),
@@ -335,6 +337,7 @@ const eps = 0x1p-52
 // events checks the guards at the end of the step [t0, t1] and, when some crossed,
 // truncates the step at the earliest crossing and returns its guard.
 func (d *Driver) events(t0, t1 float64) (int, error) {
+	d.probeT = math.NaN()
 	for j := range d.ev {
 		if err := d.evalGuard(j, t1, d.y, &d.gNew[j]); err != nil {
 			return -1, err
@@ -346,8 +349,7 @@ func (d *Driver) events(t0, t1 float64) (int, error) {
 		if d.ref[j] == 0 {
 			// Disarmed: take the reference sign just after the start of the step.
 			a = t0 + min(probeFactor*d.s.EventTol*max(1, math.Abs(t0)), (t1-t0)/2)
-			d.in.Interpolate(d.scratch, a)
-			if err := d.evalGuard(j, a, d.scratch, &ga); err != nil {
+			if err := d.evalGuard(j, a, d.stateAt(a), &ga); err != nil {
 				return -1, err
 			}
 			if d.ref[j] = sign(ga); d.ref[j] == 0 {
@@ -363,8 +365,7 @@ func (d *Driver) events(t0, t1 float64) (int, error) {
 			if a >= tBest {
 				continue
 			}
-			d.in.Interpolate(d.scratch, tBest)
-			if err := d.evalGuard(j, tBest, d.scratch, &gb); err != nil {
+			if err := d.evalGuard(j, tBest, d.stateAt(tBest), &gb); err != nil {
 				return -1, err
 			}
 			if !d.crossed(j, gb) {
@@ -413,6 +414,18 @@ func (d *Driver) events(t0, t1 float64) (int, error) {
 		}
 	}
 	return best, nil
+}
+
+// stateAt is the dense output at t within the current step. Every disarmed guard probes
+// at the same time, and every guard that crossed is checked at the same earliest
+// crossing so far: interpolating the state once per time keeps a step with thousands of
+// such guards O(dimension + guards) instead of O(dimension · guards).
+func (d *Driver) stateAt(t float64) *mat.VecDense {
+	if t != d.probeT {
+		d.in.Interpolate(d.probe, t)
+		d.probeT = t
+	}
+	return d.probe
 }
 
 // locate finds the crossing of guard j in [a, b], where it has the value fa (on its

@@ -302,3 +302,36 @@ func TestSlowStartLaw(t *testing.T) {
 		})
 	}
 }
+
+// countingDense counts the dense-output evaluations the Driver asks for.
+type countingDense struct {
+	*DormandPrince
+	interpolations int
+}
+
+func (c *countingDense) Interpolate(dst *mat.VecDense, t float64) {
+	c.interpolations++
+	c.DormandPrince.Interpolate(dst, t)
+}
+
+// Guards that read exactly zero stay disarmed and probe the step's dense output just past
+// its start, all at the same time: the Driver interpolates the state there once per step,
+// not once per guard, or a network of n flows pays n interpolations of n components.
+func TestDisarmedGuardsShareOneProbe(t *testing.T) {
+	const guards = 500
+	ev := make([]Event, guards)
+	for j := range ev {
+		ev[j] = Event{G: func(float64, mat.Vector) float64 { return 0 }}
+	}
+	in := &countingDense{DormandPrince: NewDormandPrince(Settings{})}
+	d, err := NewDriver(in, oscillator.ivp(), ev, DriverSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(context.Background(), oscillator.t1); err != nil {
+		t.Fatal(err)
+	}
+	if in.interpolations > d.Steps() {
+		t.Errorf("%d interpolations over %d steps with %d disarmed guards, want at most one per step", in.interpolations, d.Steps(), guards)
+	}
+}
