@@ -275,6 +275,39 @@ func TestVegasVariantSteps(t *testing.T) {
 	}
 }
 
+// TestVegasRoundAfterRecovery: the ACK that ends a recovery comes long after the last
+// decision was due, but ns-3's EnableVegas and Linux's vegas_enable start a fresh round on
+// the return to the open state: that ACK decides nothing, and the next decision is a round
+// trip later. Deciding at once would add a packet to every loss cycle, and under ns-3's
+// ssthresh floor keep the threshold from ever stepping down.
+func TestVegasRoundAfterRecovery(t *testing.T) {
+	const rtt = 0.1 // s
+	for _, algo := range []string{"vegas", "vegas@linux", "vegas@ns3"} {
+		a, err := model.New(algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := a.NewEvent(model.FlowConfig{InitialCwnd: 20, InitialSsthresh: 20, MSSBytes: 1460})
+		at := func(s float64) model.Observation { return model.Observation{Now: s, RTT: rtt, BaseRTT: rtt} }
+		e.OnAck(0, at(0))
+		e.OnLoss(at(0.5 * rtt))
+		left := e.Cwnd()
+		e.OnAck(0, at(3*rtt)) // recovery ends two round trips after the decision was due
+		if w := e.Cwnd(); w != left {
+			t.Errorf("%s: the ACK that ends recovery moves the window from %v to %v", algo, left, w)
+		}
+		e.OnAck(0, at(3.9*rtt))
+		if w := e.Cwnd(); w != left {
+			t.Errorf("%s: a decision within the first round after recovery: %v to %v", algo, left, w)
+		}
+		e.OnAck(0, at(4*rtt))
+		e.OnAck(0, at(6*rtt))
+		if w := e.Cwnd(); w <= left {
+			t.Errorf("%s: no growth two rounds after recovery: window %v, left %v", algo, w, left)
+		}
+	}
+}
+
 // TestCompoundLinuxIncrement: tcp_compound_cong_avoid grows dwnd once per RTT by
 // (qroot(W³) >> 3) − 1 whole packets when that is positive; the paper by α·W^k − 1. A loss
 // halves the total; the module's stale first update after it adds the increment at 1.5·W

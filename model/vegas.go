@@ -286,6 +286,9 @@ type vegasEvent struct {
 	win    Window
 	p      vegasParams
 	decide float64 // time of the next once-per-RTT decision, s
+	// reopen is set by a loss: the first ACK after it (recovery's end) starts a fresh
+	// round instead of deciding, as ns-3's EnableVegas does on the return to CA_OPEN.
+	reopen bool
 	prev   float64 // the window at the previous decision, before its step (Linux beg_snd_cwnd), packets
 }
 
@@ -293,6 +296,10 @@ func (e *vegasEvent) Cwnd() float64     { return e.cwnd }
 func (e *vegasEvent) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *vegasEvent) OnAck(acked float64, o Observation) {
+	if e.reopen {
+		e.reopen = false
+		e.decide = o.Now + ClockRTT(o)
+	}
 	if o.Now >= e.decide {
 		e.decide = o.Now + ClockRTT(o)
 		diff := Queued(e.cwnd, o)
@@ -344,6 +351,7 @@ func (e *vegasEvent) lagStep(prev, diff float64) {
 
 func (e *vegasEvent) OnLoss(Observation) {
 	e.cwnd = e.win.Loss(e.p.lossWindow(e.cwnd, e.threshold()), false)
+	e.reopen = true
 }
 
 // OnTimeout restarts slow start from one packet; ns-3's threshold is its loss window.
