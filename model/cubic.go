@@ -43,12 +43,14 @@ func init() {
 			Switch(&a.p.fastConvergence, "fast_convergence", 1, "RFC 9438 §4.7",
 				"1: a loss below the previous W_max lowers W_max to W·(1+β)/2"),
 			Switch(&a.p.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
-				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"))
+				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"),
+			Switch(&a.p.hystart, "hystart", 0, "ns-3.37 TcpCubic HyStart (1, its default); RFC 9438 and Linux 2.6.2x as ns-2.35 runs it (0)",
+				"1: hybrid slow start ends slow start when a round's ACK train outlasts the least RTT or its RTT rises (hystart.go)"))
 		return a
 	})
 }
 
-type cubicParams struct{ c, beta, fastConvergence, friendly float64 }
+type cubicParams struct{ c, beta, fastConvergence, friendly, hystart float64 }
 
 type cubic struct {
 	Base
@@ -87,7 +89,7 @@ func (a *cubic) NewFluid(c FlowConfig) FluidLaw {
 
 func (a *cubic) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
-	return &cubicEvent{cwnd: cwnd, win: w, cubicEpoch: newCubicEpoch(a.p)}
+	return &cubicEvent{cwnd: cwnd, win: w, hy: newHystart(), cubicEpoch: newCubicEpoch(a.p)}
 }
 
 // cubicEpoch is CUBIC's discrete state, shared by both faces.
@@ -158,6 +160,7 @@ func (e *cubicEpoch) congestion(w float64) float64 {
 type cubicFluid struct {
 	init, win Window
 	cwnd0     float64
+	hy        hystart
 	cubicEpoch
 }
 
@@ -166,6 +169,7 @@ func (f *cubicFluid) Vars() int { return 2 }
 func (f *cubicFluid) Init(x []float64, o Observation) {
 	f.win = f.init
 	f.cubicEpoch = newCubicEpoch(f.p)
+	f.hy = newHystart()
 	x[0], x[1] = f.cwnd0, f.cwnd0
 	if !f.win.SlowStart {
 		f.begin(o.Now, x[0])
@@ -211,9 +215,21 @@ func (f *cubicFluid) EndRecovery(_ []float64, o Observation) {
 	}
 }
 
-func (f *cubicFluid) Guard(x []float64, _ Observation) float64 { return f.win.Guard(x[0]) }
+func (f *cubicFluid) Guard(x []float64, o Observation) float64 {
+	g := f.win.Guard(x[0])
+	if f.p.hystart == 1 && f.win.SlowStart {
+		g = math.Max(g, f.hy.fluidGuard(x[0], o))
+	}
+	return g
+}
 
+// Switch ends slow start at ssthresh or, with HyStart, where it finds the pipe full
+// (ssthresh = W).
 func (f *cubicFluid) Switch(x []float64, o Observation) {
+	if f.p.hystart == 1 && f.hy.fluidGuard(x[0], o) >= 0 {
+		f.hy.found = true
+		f.win.Ssthresh = math.Min(f.win.Ssthresh, x[0])
+	}
 	f.win.SlowStart = false
 	x[1] = x[0]
 	f.begin(o.Now, x[0])
@@ -227,6 +243,7 @@ func (f *cubicFluid) OnLoss(x []float64, o Observation) {
 
 func (f *cubicFluid) OnTimeout(x []float64, _ Observation) {
 	f.congestion(x[0])
+	f.hy.timeout()
 	x[0] = f.win.Timeout(x[0])
 	x[1] = x[0]
 }
@@ -238,6 +255,7 @@ type cubicEvent struct {
 	cwnd, west float64
 	win        Window
 	inEpoch    bool
+	hy         hystart
 	cubicEpoch
 }
 
@@ -245,6 +263,9 @@ func (e *cubicEvent) Cwnd() float64     { return e.cwnd }
 func (e *cubicEvent) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *cubicEvent) OnAck(acked float64, o Observation) {
+	if e.p.hystart == 1 && e.win.SlowStart && e.hy.onAck(e.cwnd, e.win.Ssthresh, acked, o) {
+		e.win.Ssthresh = e.cwnd // this ACK is already congestion avoidance's
+	}
 	left := e.win.AckSlowStart(&e.cwnd, acked)
 	if left > 0 {
 		if !e.inEpoch {
@@ -270,6 +291,7 @@ func (e *cubicEvent) OnLoss(Observation) {
 
 func (e *cubicEvent) OnTimeout(Observation) {
 	e.congestion(e.cwnd)
+	e.hy.timeout()
 	e.cwnd = e.win.Timeout(e.cwnd)
 	e.inEpoch = false
 }
@@ -282,7 +304,7 @@ func (a *cubic) Variants() []Variant {
 		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
 			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor)",
 			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024}},
-		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region",
-			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0}},
+		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart",
+			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1}},
 	}
 }

@@ -26,6 +26,7 @@ func ExampleNew_cubic() {
 	// beta = 0.7 1 in [0.5, 0.95] (RFC 9438 §4.6 (2008 paper: 0.8))
 	// fast_convergence = 1 1 in [0, 1] (RFC 9438 §4.7)
 	// reno_friendly = 1 1 in [0, 1] (RFC 9438 §4.3)
+	// hystart = 0 1 in [0, 1] (ns-3.37 TcpCubic HyStart (1, its default); RFC 9438 and Linux 2.6.2x as ns-2.35 runs it (0))
 	// invalid algorithm parameter: cubic.beta = 1.2 is outside [0.5, 0.95]
 }
 

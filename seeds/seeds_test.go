@@ -172,6 +172,8 @@ var knownGaps = map[string]map[string]string{
 		"mean_throughput_bps flow 0": "idem",
 		"mean_cwnd_pkts flow 1":      "idem",
 		"mean_throughput_bps flow 1": "idem",
+		"loss_events flow 0":         "idem; its count was at the tolerance's edge (45 fluid, 60 packet) until the packet engine's Vegas on h2 started a fresh round after each recovery as ns-3 and Linux do (61)",
+		"loss_events flow 1":         "idem; 10 fluid against 8, then 7, packet loss events: a count this small moves by one",
 		"utilisation link h1":        "idem",
 		"mean_queue_pkts link h2":    "idem",
 		"utilisation link h2":        "idem",

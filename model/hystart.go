@@ -1,0 +1,90 @@
+package model
+
+import "math"
+
+// hystart is hybrid slow start (Ha & Rhee 2008) as ns-3.37's TcpCubic runs it by default
+// (HyStart true, HyStartDetect BOTH): slow start ends, with ssthresh set to the window,
+// when a round's ACKs arrive as one train — each within HyStartAckDelta of the last —
+// for longer than the least RTT seen (the flow fills the pipe), or when the least of a
+// round's first HyStartMinSamples RTT samples exceeds the least RTT seen by that RTT
+// clamped to [HyStartDelayMin, HyStartDelayMax] (ns-3 clamps the least RTT itself, where
+// Linux takes an eighth of it). It watches windows of HyStartLowWindow packets and more.
+// ns-3 ends a round at the ACK of the highest sequence sent when it began: in slow start,
+// once the window of its start has been acknowledged, which is how the event face counts
+// it. A timeout forgets the least RTT and the exit (ns-3 CubicReset at CA_LOSS).
+//
+// The train is a round's ACKs, spaced by the bottleneck's service of the flow's packets:
+// it outlasts the least RTT once the round's window takes longer than that to serve, when
+// the window has grown to twice the flow's pipe and the queue holds as much again as the
+// pipe — as the delay test finds the RTT doubled. The fluid face, whose ACKs come evenly,
+// ends slow start there: where its RTT exceeds the least by the lesser of the two tests'
+// margins (fluidGuard).
+type hystart struct {
+	delayMin   float64 // least RTT sample since the last timeout, s; +Inf for none
+	found      bool
+	roundStart float64 // s
+	roundLeft  float64 // packets of the round still to be acknowledged
+	lastAck    float64 // the train's last ACK, s
+	currRTT    float64 // least RTT of the round's first samples, s
+	samples    int
+}
+
+// ns-3.37 TcpCubic's HyStart attributes.
+const (
+	hystartLowWindow  = 16   // packets
+	hystartAckDelta   = 2e-3 // s
+	hystartMinSamples = 8    // RTT samples
+	hystartDelayMin   = 4e-3 // s
+	hystartDelayMax   = 1.0  // s
+)
+
+func newHystart() hystart { return hystart{delayMin: math.Inf(1)} }
+
+// onAck takes one ACK of acked packets in slow start at window cwnd (packets, before the
+// ACK) with ssthresh and reports whether slow start ends here.
+func (h *hystart) onAck(cwnd, ssthresh, acked float64, o Observation) bool {
+	now := o.Now
+	if h.roundLeft <= 0 {
+		h.roundStart, h.lastAck, h.roundLeft = now, now, cwnd
+		h.currRTT, h.samples = math.Inf(1), 0
+	}
+	h.roundLeft -= acked
+	if o.RTT > 0 {
+		h.delayMin = math.Min(h.delayMin, o.RTT)
+	}
+	if h.found || cwnd < hystartLowWindow || cwnd > ssthresh || math.IsInf(h.delayMin, 1) {
+		return false
+	}
+	if now-h.lastAck <= hystartAckDelta {
+		h.lastAck = now
+		if now-h.roundStart > h.delayMin {
+			h.found = true
+		}
+	}
+	switch {
+	case h.samples < hystartMinSamples:
+		h.currRTT = math.Min(h.currRTT, o.RTT)
+		h.samples++
+	case h.currRTT > h.delayMin+hystartThresh(h.delayMin):
+		h.found = true
+	}
+	return h.found
+}
+
+// hystartThresh is ns-3's HystartDelayThresh: the least RTT clamped to its bounds.
+func hystartThresh(minRTT float64) float64 {
+	return math.Min(math.Max(minRTT, hystartDelayMin), hystartDelayMax)
+}
+
+// fluidGuard is the fluid face's exit at window w: zero where the RTT exceeds the least
+// (the path's propagation) by min(least, HyStartDelayMax) — the train's margin, the least
+// RTT itself, or the delay test's, clamped; −1 once found or below the low window.
+func (h *hystart) fluidGuard(w float64, o Observation) float64 {
+	if h.found || w < hystartLowWindow || !(o.BaseRTT > 0) {
+		return -1
+	}
+	return (o.RTT - o.BaseRTT - math.Min(o.BaseRTT, hystartDelayMax)) / o.BaseRTT
+}
+
+// timeout forgets the least RTT and the exit.
+func (h *hystart) timeout() { *h = newHystart() }

@@ -1,0 +1,87 @@
+package model_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// ackSlowStart sends ACKs of one packet each, gap seconds apart, with the RTT rtt(k) of
+// ACK k, until slow start ends or n ACKs; it returns the window then and the ACKs taken.
+func ackSlowStart(t *testing.T, e model.EventLaw, gap float64, rtt func(k int) float64, n int) (float64, int) {
+	t.Helper()
+	for k := range n {
+		before := e.Cwnd()
+		e.OnAck(1, model.Observation{Now: float64(k) * gap, RTT: rtt(k), BaseRTT: 0.1})
+		if e.Cwnd() < before+1 {
+			return before, k
+		}
+	}
+	return e.Cwnd(), n
+}
+
+// HyStart's ACK train: ACKs 0.1 ms apart make a round of W packets last W·0.1 ms, which
+// outlasts the least RTT, 100 ms, in the round that begins at 1024 packets, after 1000 of
+// its ACKs: slow start ends at 2024 packets with ssthresh there. Plain CUBIC (RFC 9438)
+// keeps doubling.
+func TestHystartAckTrain(t *testing.T) {
+	flat := func(int) float64 { return 0.1 }
+	cfg := model.FlowConfig{InitialCwnd: 16, MSSBytes: 1460}
+	ns3, err := model.New("cubic@ns3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := ns3.NewEvent(cfg)
+	w, _ := ackSlowStart(t, e, 1e-4, flat, 1e5)
+	if math.Abs(w-2024) > 1 || e.Ssthresh() != w {
+		t.Errorf("cubic@ns3 left slow start at %v packets, ssthresh %v; want 2024 ± 1, ssthresh there", w, e.Ssthresh())
+	}
+	rfc, err := model.New("cubic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, k := ackSlowStart(t, rfc.NewEvent(cfg), 1e-4, flat, 1e5); k != 1e5 {
+		t.Errorf("cubic without HyStart left slow start at %v packets after %d ACKs", w, k)
+	}
+}
+
+// HyStart's delay test: ACKs 3 ms apart never make a train; once the RTT of a round's
+// first eight samples exceeds the least (100 ms) by the least itself, slow start ends in
+// that round, at its ninth ACK. A timeout forgets the exit, and the slow start after it
+// finds its own.
+func TestHystartDelay(t *testing.T) {
+	a, err := model.New("cubic@ns3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := a.NewEvent(model.FlowConfig{InitialCwnd: 16, MSSBytes: 1460})
+	const rise = 200 // the RTT doubles and a little more from the 200th ACK on
+	rtt := func(k int) float64 {
+		if k >= rise {
+			return 0.201
+		}
+		return 0.1
+	}
+	// Rounds of 16, 32, 64, 128 packets: the fifth begins at ACK 240, after the rise.
+	w, k := ackSlowStart(t, e, 3e-3, rtt, 1e4)
+	if k != 240+8 || w != 16+248 {
+		t.Errorf("left slow start at ACK %d with %v packets, want ACK 248 with 264", k, w)
+	}
+	e.OnTimeout(model.Observation{Now: 10, RTT: 0.2, BaseRTT: 0.1})
+	if e.Cwnd() != 1 || math.Abs(e.Ssthresh()-132) > 1e-3 {
+		t.Fatalf("timeout left %v packets and ssthresh %v, want 1 and 132", e.Cwnd(), e.Ssthresh())
+	}
+	// From one packet, rounds of 1, 2, …, 64 packets begin at ACKs 0, 1, 3, …, 63; the RTT
+	// doubles at ACK 40, inside the round of 32, whose first samples came before. The round
+	// of 64 finds it at its ninth ACK, 72 packets, short of ssthresh.
+	w, k = ackSlowStart(t, e, 3e-3, func(k int) float64 {
+		if k >= 40 {
+			return 0.201
+		}
+		return 0.1
+	}, 1e4)
+	if k != 63+8 || w != 72 {
+		t.Errorf("after the timeout: left slow start at ACK %d with %v packets, want ACK 71 with 72", k, w)
+	}
+}
