@@ -45,12 +45,22 @@ func init() {
 			Switch(&a.p.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
 				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"),
 			Switch(&a.p.hystart, "hystart", 0, "ns-3.37 TcpCubic HyStart (1, its default); RFC 9438 and Linux 2.6.2x as ns-2.35 runs it (0)",
-				"1: hybrid slow start ends slow start when a round's ACK train outlasts the least RTT or its RTT rises (hystart.go)"))
+				"1: hybrid slow start ends slow start when a round's ACK train outlasts the least RTT or its RTT rises (hystart.go)"),
+			Real(&a.p.cntClamp, "cnt_clamp", 0, "ACKs", 0, 1000, "RFC 9438 (0: none); Linux 2.6.2x tcp_cubic.c cnt = 50 while loss_cwnd = 0; ns-3.37 TcpCubic CntClamp 20 while m_lastMaxCwnd = 0",
+				"> 0: until the first loss (and after a timeout with timeout_reset) the window grows by at least one packet per this many ACKs"),
+			Switch(&a.p.cntForced, "cnt_forced", 0, "ns-3.37 TcpCubic min(cnt, CntClamp) (0); Linux 2.6.2x tcp_cubic.c cnt = 50 outright (1)",
+				"1: under cnt_clamp the cubic curve is set aside: exactly one packet per cnt_clamp ACKs (the Reno-friendly estimate may still be faster)"),
+			Real(&a.p.friendlyAlpha, "friendly_alpha", 0, "packets/RTT", 0, 10, "RFC 9438 §4.3 (0: 3(1−β)/(1+β), then 1 from cwnd_prior); Linux 2.6.2x tcp_cubic.c 8/23, one per (cwnd·beta_scale) >> 3 ACKs, beta_scale 23",
+				"> 0: the Reno-friendly estimate grows by this many packets per RTT throughout, without RFC 9438's step to 1 at cwnd_prior"),
+			Switch(&a.p.timeoutReset, "timeout_reset", 0, "RFC 9438 (0); Linux tcp_cubic.c bictcp_state → bictcp_reset at TCP_CA_Loss, ns-3.37 TcpCubic CubicReset at CA_LOSS (1)",
+				"1: a timeout sets ssthresh to β·W and forgets W_max, as if no loss had happened; 0: ssthresh W/2, W_max kept"))
 		return a
 	})
 }
 
-type cubicParams struct{ c, beta, fastConvergence, friendly, hystart float64 }
+type cubicParams struct {
+	c, beta, fastConvergence, friendly, friendlyAlpha, hystart, cntClamp, cntForced, timeoutReset float64
+}
 
 type cubic struct {
 	Base
@@ -104,7 +114,11 @@ type cubicEpoch struct {
 }
 
 func newCubicEpoch(p cubicParams) cubicEpoch {
-	return cubicEpoch{p: p, alpha: 3 * (1 - p.beta) / (1 + p.beta)}
+	a := 3 * (1 - p.beta) / (1 + p.beta)
+	if p.friendlyAlpha > 0 {
+		a = p.friendlyAlpha
+	}
+	return cubicEpoch{p: p, alpha: a}
 }
 
 // begin starts a congestion-avoidance epoch at time now (s) with window cwnd (packets):
@@ -133,12 +147,42 @@ func (e *cubicEpoch) friendly(t, west float64) bool {
 	return e.p.friendly == 1 && e.curve(t) < west
 }
 
-// estAlpha is W_est's increase per RTT: α_cubic until W_est reaches cwnd_prior, then 1.
+// estAlpha is W_est's increase per RTT: α_cubic until W_est reaches cwnd_prior, then 1;
+// friendly_alpha throughout.
 func (e *cubicEpoch) estAlpha(west float64) float64 {
-	if west >= e.prior {
+	if e.stepsAtPrior() && west >= e.prior {
 		return 1
 	}
 	return e.alpha
+}
+
+// stepsAtPrior reports whether W_est's slope steps to 1 at cwnd_prior (RFC 9438).
+func (e *cubicEpoch) stepsAtPrior() bool { return e.p.friendlyAlpha == 0 }
+
+// clamped reports whether cnt_clamp sets a floor under the growth: before any loss the
+// epoch remembers (W_max = 0), at one packet per cnt_clamp ACKs.
+func (e *cubicEpoch) clamped() bool { return e.p.cntClamp > 0 && e.wMax == 0 }
+
+// clampGrowth is the growth under cnt_clamp given the law's own and the clamp's: at least
+// the clamp's, or with cnt_forced exactly it unless the Reno-friendly estimate governs and
+// is faster (Linux: cnt = 50, then min with the friendly count).
+func (e *cubicEpoch) clampGrowth(own, clamp float64, friendly bool) float64 {
+	if e.p.cntForced == 1 && !friendly {
+		return clamp
+	}
+	return math.Max(own, clamp)
+}
+
+// timeout applies a timeout at window w to the epoch and returns ssthresh: with
+// timeout_reset β·w and no W_max (Linux bictcp_reset, ns-3 CubicReset), else Reno's w/2
+// with the loss recorded.
+func (e *cubicEpoch) timeout(w float64) float64 {
+	if e.p.timeoutReset == 1 {
+		e.wMax, e.prior = 0, 0
+		return math.Max(e.p.beta*w, MinLossWindow)
+	}
+	e.congestion(w)
+	return math.Max(w/2, MinLossWindow)
 }
 
 // congestion records a loss at window w and returns β·w. Fast convergence compares whole
@@ -190,21 +234,30 @@ func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
 	if f.friendly(t, west) {
 		target = west + alpha
 	}
-	dx[0] = f.win.Limit(w, math.Max(target-w, 0)/rtt)
+	grow := math.Max(target-w, 0) / rtt
+	if f.clamped() {
+		grow = f.clampGrowth(grow, w/(f.p.cntClamp*rtt), f.friendly(t, west))
+	}
+	dx[0] = f.win.Limit(w, grow)
 	dx[1] = alpha / rtt
 }
 
 // AckIncrement: one packet per ACK in slow start; in the Reno-friendly region the window
 // follows W_est one RTT ahead, (W_est + α − W)/W per ACK (α/W once caught up); on the cubic
 // curve the window tracks a target of time, not of ACKs (0).
+// With cnt_clamp, before any loss, at least 1/cnt_clamp.
 func (f *cubicFluid) AckIncrement(x []float64, o Observation) float64 {
+	var d float64
 	switch {
 	case f.win.SlowStart:
 		return 1
 	case f.friendly(o.Now-f.start, x[1]):
-		return math.Max(x[1]+f.estAlpha(x[1])-x[0], 0) / x[0]
+		d = math.Max(x[1]+f.estAlpha(x[1])-x[0], 0) / x[0]
 	}
-	return 0
+	if f.clamped() {
+		d = math.Max(d, 1/f.p.cntClamp)
+	}
+	return d
 }
 
 // EndRecovery starts the epoch's clock when recovery ends, as the event face does at its
@@ -242,9 +295,10 @@ func (f *cubicFluid) OnLoss(x []float64, o Observation) {
 }
 
 func (f *cubicFluid) OnTimeout(x []float64, _ Observation) {
-	f.congestion(x[0])
+	s := f.timeout(x[0])
 	f.hy.timeout()
 	x[0] = f.win.Timeout(x[0])
+	f.win.Ssthresh = s
 	x[1] = x[0]
 }
 
@@ -274,11 +328,15 @@ func (e *cubicEvent) OnAck(acked float64, o Observation) {
 			e.begin(o.Now, e.cwnd)
 		}
 		t := o.Now - e.start
+		before := e.cwnd
 		e.west += e.estAlpha(e.west) * left / e.cwnd
 		if e.friendly(t, e.west) {
 			e.cwnd = math.Max(e.cwnd, e.west)
 		} else {
 			e.cwnd += left * (e.cubicTarget(t, ClockRTT(o), e.cwnd) - e.cwnd) / e.cwnd
+		}
+		if e.clamped() {
+			e.cwnd = before + e.clampGrowth(e.cwnd-before, left/e.p.cntClamp, e.friendly(t, e.west))
 		}
 	}
 	e.cwnd = e.win.Clamp(e.cwnd)
@@ -290,9 +348,10 @@ func (e *cubicEvent) OnLoss(Observation) {
 }
 
 func (e *cubicEvent) OnTimeout(Observation) {
-	e.congestion(e.cwnd)
+	s := e.timeout(e.cwnd)
 	e.hy.timeout()
 	e.cwnd = e.win.Timeout(e.cwnd)
+	e.win.Ssthresh = s
 	e.inEpoch = false
 }
 
@@ -303,8 +362,8 @@ func (a *cubic) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
 			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor)",
-			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024}},
-		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart",
-			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1}},
+			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1}},
+		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart, CntClamp 20, CubicReset at a timeout",
+			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1, "cnt_clamp": 20, "timeout_reset": 1}},
 	}
 }

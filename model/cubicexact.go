@@ -45,7 +45,7 @@ func (g *cubicFlow) area(s float64) float64 {
 // whose assumptions fail on the way (the cubic target outside its clamps [W, 1.5·W], the
 // curve falling back below W_est: checked at 32 points) leaves it to the solver.
 func (f *cubicFluid) Advance(x []float64, o Observation, clock, packets float64) (float64, bool) {
-	if f.win.SlowStart || !(clock > 0) || !(packets >= 0) {
+	if f.win.SlowStart || f.clamped() || !(clock > 0) || !(packets >= 0) {
 		return 0, false
 	}
 	rtt := ClockRTT(o)
@@ -87,7 +87,7 @@ func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1,
 	win := func(s float64) float64 { return west + a*k*s + (w-west)*math.Exp(-k*s) }
 	ar := func(s float64) float64 { return west*s + a*k*s*s/2 - (w-west)*math.Expm1(-k*s)/k }
 	end := want / w // W only grows
-	if a != 1 && west < f.prior {
+	if f.stepsAtPrior() && a != 1 && west < f.prior {
 		end = math.Min(end, (f.prior-west)/(a*k))
 	}
 	if v, ok := f.firstAbove(t, end, west, a*k); ok {
@@ -117,7 +117,7 @@ func (f *cubicFluid) cubicStretch(t, w, west, k, rtt, want float64) (ds, area, w
 	}
 	est := func(v float64) float64 { // W_est after v seconds: α_cubic per RTT up to cwnd_prior, then 1
 		a := f.estAlpha(west)
-		if a != 1 && west+a*k*v > f.prior {
+		if f.stepsAtPrior() && a != 1 && west+a*k*v > f.prior {
 			return f.prior + k*(v-(f.prior-west)/(a*k))
 		}
 		return west + a*k*v
@@ -171,7 +171,7 @@ func (f *cubicFluid) firstUnder(t, west, k, s float64) (float64, bool) {
 	}
 	a := f.estAlpha(west)
 	vb := s // where W_est reaches cwnd_prior and its slope changes
-	if a != 1 && west < f.prior {
+	if f.stepsAtPrior() && a != 1 && west < f.prior {
 		vb = math.Min(s, (f.prior-west)/(a*k))
 	}
 	if v, ok := f.firstBelow(t, 0, vb, west, a*k); ok {

@@ -27,6 +27,10 @@ func ExampleNew_cubic() {
 	// fast_convergence = 1 1 in [0, 1] (RFC 9438 §4.7)
 	// reno_friendly = 1 1 in [0, 1] (RFC 9438 §4.3)
 	// hystart = 0 1 in [0, 1] (ns-3.37 TcpCubic HyStart (1, its default); RFC 9438 and Linux 2.6.2x as ns-2.35 runs it (0))
+	// cnt_clamp = 0 ACKs in [0, 1000] (RFC 9438 (0: none); Linux 2.6.2x tcp_cubic.c cnt = 50 while loss_cwnd = 0; ns-3.37 TcpCubic CntClamp 20 while m_lastMaxCwnd = 0)
+	// cnt_forced = 0 1 in [0, 1] (ns-3.37 TcpCubic min(cnt, CntClamp) (0); Linux 2.6.2x tcp_cubic.c cnt = 50 outright (1))
+	// friendly_alpha = 0 packets/RTT in [0, 10] (RFC 9438 §4.3 (0: 3(1−β)/(1+β), then 1 from cwnd_prior); Linux 2.6.2x tcp_cubic.c 8/23, one per (cwnd·beta_scale) >> 3 ACKs, beta_scale 23)
+	// timeout_reset = 0 1 in [0, 1] (RFC 9438 (0); Linux tcp_cubic.c bictcp_state → bictcp_reset at TCP_CA_Loss, ns-3.37 TcpCubic CubicReset at CA_LOSS (1))
 	// invalid algorithm parameter: cubic.beta = 1.2 is outside [0.5, 0.95]
 }
 

@@ -69,8 +69,8 @@ func TestHystartDelay(t *testing.T) {
 		t.Errorf("left slow start at ACK %d with %v packets, want ACK 248 with 264", k, w)
 	}
 	e.OnTimeout(model.Observation{Now: 10, RTT: 0.2, BaseRTT: 0.1})
-	if e.Cwnd() != 1 || math.Abs(e.Ssthresh()-132) > 1e-3 {
-		t.Fatalf("timeout left %v packets and ssthresh %v, want 1 and 132", e.Cwnd(), e.Ssthresh())
+	if want := 0.7 * 264; e.Cwnd() != 1 || math.Abs(e.Ssthresh()-want) > 0.1 { // the exit ACK added 1/CntClamp
+		t.Fatalf("timeout left %v packets and ssthresh %v, want 1 and β·264 = %v", e.Cwnd(), e.Ssthresh(), want)
 	}
 	// From one packet, rounds of 1, 2, …, 64 packets begin at ACKs 0, 1, 3, …, 63; the RTT
 	// doubles at ACK 40, inside the round of 32, whose first samples came before. The round
@@ -83,5 +83,53 @@ func TestHystartDelay(t *testing.T) {
 	}, 1e4)
 	if k != 63+8 || w != 72 {
 		t.Errorf("after the timeout: left slow start at ACK %d with %v packets, want ACK 71 with 72", k, w)
+	}
+}
+
+// Before any loss CUBIC's curve has no plateau and barely moves; ns-3.37 clamps its ACK
+// count to CntClamp 20 (at least 5% a round) and Linux 2.6.2x sets it to 50 (2% a
+// round, where the Reno-friendly estimate makes 1). A timeout forgets W_max
+// in both, so the clamp holds again afterwards, and sets ssthresh to β·W as a loss does.
+func TestCubicClampAndTimeoutReset(t *testing.T) {
+	const rtt = 0.1
+	for _, c := range []struct {
+		algo          string
+		grown         float64 // packets after one round of 100 ACKs from 100 in congestion avoidance
+		afterTimeout  float64 // ssthresh after a loss at 100 and a timeout at the window left
+		grownAfterRTO float64 // packets one round after slow start reaches that ssthresh
+	}{
+		{"cubic", 1, 0.7 * 100 / 2, 0}, // RFC 9438: W_est, 1 a round below cwnd_prior
+		{"cubic@ns3", 5, 0.7 * 0.7 * 100, 0.05 * 0.49 * 100},
+		{"cubic@linux", 2, 819.0 / 1024 * 819 / 1024 * 100, 0.02 * 0.64 * 100},
+	} {
+		a, err := model.New(c.algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := func(s float64) model.Observation { return model.Observation{Now: s, RTT: rtt, BaseRTT: rtt} }
+		round := func(e model.EventLaw, from float64) float64 {
+			w0 := e.Cwnd()
+			n := int(math.Round(w0))
+			for k := range n {
+				e.OnAck(1, at(from+rtt*float64(k)/float64(n)))
+			}
+			return e.Cwnd() - w0
+		}
+		e := a.NewEvent(model.FlowConfig{InitialCwnd: 100, InitialSsthresh: 100, MSSBytes: 1460})
+		if g := round(e, 0); math.Abs(g-c.grown) > 0.1 {
+			t.Errorf("%s: one round before any loss grows %.3f packets, want %v", c.algo, g, c.grown)
+		}
+		e = a.NewEvent(model.FlowConfig{InitialCwnd: 100, InitialSsthresh: 100, MSSBytes: 1460})
+		e.OnLoss(at(0))
+		e.OnTimeout(at(1))
+		if s := e.Ssthresh(); math.Abs(s-c.afterTimeout) > 1e-9 {
+			t.Errorf("%s: ssthresh after the timeout %v, want %v", c.algo, s, c.afterTimeout)
+		}
+		for e.Cwnd() < e.Ssthresh() {
+			e.OnAck(1, at(2))
+		}
+		if g := round(e, 3); c.grownAfterRTO > 0 && math.Abs(g-c.grownAfterRTO) > 0.15 {
+			t.Errorf("%s: one round after the timeout's slow start grows %.3f packets, want %.3f", c.algo, g, c.grownAfterRTO)
+		}
 	}
 }
