@@ -34,14 +34,18 @@ func init() {
 			Real(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src, "smallest fraction of the window kept after a loss"),
 			Real(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 0.95, src, "largest fraction of the window kept after a loss"),
 			Switch(&a.p.bandwidthSwitch, "bandwidth_switch", 0, "Linux tcp_htcp.c htcp_beta_update (use_bandwidth_switch 1)",
-				"1: β = beta_min after a cycle whose peak throughput is outside ±20% of the previous one's, the adaptive β after two cycles within"))
+				"1: β = beta_min after a cycle whose peak throughput is outside ±20% of the previous one's, the adaptive β after two cycles within"),
+			Switch(&a.p.openClock, "open_clock", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_state, last_cong at TCP_CA_Open (1)",
+				"1: Δ counts from the end of the loss's recovery (the counted form and the packet engine); 0: from the loss"),
+			Switch(&a.p.ackCount, "ack_count", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_cong_avoid snd_cwnd_cnt (1)",
+				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
 		return a
 	})
 }
 
-type htcpParams struct{ deltaL, betaMin, betaMax, bandwidthSwitch float64 }
+type htcpParams struct{ deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount float64 }
 
 type htcp struct {
 	Base
@@ -50,8 +54,9 @@ type htcp struct {
 }
 
 var (
-	_ Algorithm = (*htcp)(nil)
-	_ Varianter = (*htcp)(nil)
+	_ Algorithm      = (*htcp)(nil)
+	_ Varianter      = (*htcp)(nil)
+	_ RecoveryOpener = (*htcpRule)(nil)
 )
 
 type htcpRule struct {
@@ -78,8 +83,21 @@ func HTCPAlpha(delta, deltaL float64) float64 {
 	return 1 + 10*d + d*d/4
 }
 
-func (r *htcpRule) PerRTT(_ float64, o Observation) float64 {
-	return 2 * (1 - r.beta) * HTCPAlpha(o.Now-r.lastLoss, r.p.deltaL)
+func (r *htcpRule) PerRTT(w float64, o Observation) float64 {
+	a := 2 * (1 - r.beta) * HTCPAlpha(o.Now-r.lastLoss, r.p.deltaL)
+	if r.p.ackCount == 1 && w > 0 {
+		// Linux adds a packet once snd_cwnd_cnt·α ≥ 128·W, ⌈W/a⌉ ACKs, and then clears the
+		// counter on the ACK that added it: ⌈W/a⌉ + 1 ACKs a packet, W/a + 3/2 on average.
+		a = w / (w/a + 1.5)
+	}
+	return a
+}
+
+// Reopen restarts Δ where the recovery ends, with open_clock.
+func (r *htcpRule) Reopen(o Observation) {
+	if r.p.openClock == 1 {
+		r.lastLoss = o.Now
+	}
 }
 
 func (r *htcpRule) Congestion(w float64, o Observation) float64 {
@@ -105,8 +123,8 @@ func (r *htcpRule) Congestion(w float64, o Observation) float64 {
 func (a *htcp) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
-			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, Δ_L 1 s; no min_cwnd",
-			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1},
+			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, Δ_L 1 s, Δ from the return to TCP_CA_Open (htcp_state); no min_cwnd",
+			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1},
 			Recovery: RecoveryLinux},
 	}
 }

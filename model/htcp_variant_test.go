@@ -45,3 +45,51 @@ func TestHTCPBandwidthSwitch(t *testing.T) {
 		}
 	}
 }
+
+// Linux's H-TCP counts ACKs in snd_cwnd_cnt and adds a packet once cnt·α ≥ 128·W, clearing
+// the counter on that ACK: ⌈W/a⌉ + 1 ACKs a packet for an increase of a a round, and
+// ack_count takes the mean, W/a + 3/2. Its Δ restarts where the recovery ends
+// (htcp_state at TCP_CA_Open), which open_clock follows at the first ACK after a loss.
+func TestHTCPLinuxCounterAndClock(t *testing.T) {
+	const rtt = 0.1
+	at := func(s float64) Observation { return Observation{Now: s, RTT: rtt, BaseRTT: rtt} }
+	for _, c := range []struct {
+		openClock float64
+		delta     float64 // Δ at the ACK at 2 s, s
+	}{{1, 1.5}, {0, 1.8}} {
+		alg, err := New("htcp@linux")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := alg.Set("open_clock", c.openClock); err != nil {
+			t.Fatal(err)
+		}
+		e := alg.NewEvent(FlowConfig{InitialCwnd: 100, InitialSsthresh: 100, MSSBytes: 1460})
+		w0, want := e.Cwnd(), e.Cwnd()
+		for k := range 100 { // Δ < Δ_L, β = β_min: a = 1 packet a round, 1/(W + 3/2) an ACK
+			e.OnAck(1, at(0.2*float64(k)/100))
+			want += 1 / (want + 1.5)
+		}
+		if got := e.Cwnd(); math.Abs(got-want) > 1e-9 {
+			t.Errorf("open_clock %v: a round grows %.5f packets, want %.5f", c.openClock, got-w0, want-w0)
+		}
+		e.OnLoss(at(0.2))   // β_min: the first loss has no cycle to compare
+		e.OnAck(1, at(0.5)) // the recovery ends
+		w := e.Cwnd()
+		e.OnAck(1, at(2))
+		a := 2 * (1 - 0.5) * HTCPAlpha(c.delta, 1)
+		if got, want := e.Cwnd()-w, 1/(w/a+1.5); math.Abs(got-want) > 1e-9 {
+			t.Errorf("open_clock %v: the ACK at 2 s adds %.5f packets, want %.5f (Δ = %v s)", c.openClock, got, want, c.delta)
+		}
+		// The fluid face: the hybrid-recovery form ends the recovery with EndRecovery.
+		fl := alg.NewFluid(FlowConfig{InitialCwnd: 100, InitialSsthresh: 100, MSSBytes: 1460})
+		x, dx := []float64{0}, []float64{0}
+		fl.Init(x, at(0))
+		fl.OnLoss(x, at(0.2))
+		fl.(RecoveryEnder).EndRecovery(x, at(0.5))
+		fl.Deriv(dx, x, at(2))
+		if got, want := dx[0], x[0]/(x[0]/a+1.5)/rtt; math.Abs(got-want) > 1e-9 {
+			t.Errorf("open_clock %v: the fluid grows %.4f packets/s at 2 s, want %.4f", c.openClock, got, want)
+		}
+	}
+}

@@ -76,6 +76,15 @@ type RecoveryExitAcker interface {
 	ExitAck() bool
 }
 
+// RecoveryOpener is implemented by window rules whose clock restarts when a recovery ends,
+// not at the loss (Linux tcp_htcp.c htcp_state: last_cong = jiffies on the return to
+// TCP_CA_Open): the event face calls Reopen at its first ACK after a loss or a timeout,
+// the hybrid-recovery form where its recovery ends. The hybrid form has no recovery and
+// never calls it.
+type RecoveryOpener interface {
+	Reopen(o Observation)
+}
+
 // RemainderDiscarder is implemented by window rules whose implementation, given an ACK of
 // several segments, adds the whole packets they make up and clears the rest of its ACK
 // counter (ns-3.37 TcpScalable: m_ackCnt = 0): the event face floors its window after such
@@ -160,6 +169,9 @@ func (f *windowFluid) EndRecovery(x []float64, o Observation) {
 		x[0] = f.win.Clamp(x[0] + add)
 	}
 	f.flight = 0
+	if ro, ok := f.rule.(RecoveryOpener); ok {
+		ro.Reopen(o)
+	}
 }
 
 func (f *windowFluid) Ssthresh() float64 { return f.win.Reported() }
@@ -171,6 +183,7 @@ type windowEvent struct {
 	rule    WindowRule
 	restart bool
 	started bool
+	reopen  bool // a loss or timeout waits for its recovery's end (RecoveryOpener)
 }
 
 // begin starts the rule's clock at the first callback: the event face has no Init.
@@ -186,6 +199,12 @@ func (e *windowEvent) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *windowEvent) OnAck(acked float64, o Observation) {
 	e.begin(o)
+	if e.reopen {
+		e.reopen = false
+		if ro, ok := e.rule.(RecoveryOpener); ok {
+			ro.Reopen(o)
+		}
+	}
 	if left := e.win.AckSlowStart(&e.cwnd, acked); left > 0 {
 		e.cwnd += e.win.Limit(e.cwnd, left*e.rule.PerRTT(e.cwnd, o)/e.cwnd)
 		if left > 1 && discards(e.rule) {
@@ -198,10 +217,12 @@ func (e *windowEvent) OnAck(acked float64, o Observation) {
 func (e *windowEvent) OnLoss(o Observation) {
 	e.begin(o)
 	e.cwnd = e.win.Loss(e.rule.Congestion(e.cwnd, o), e.restart)
+	e.reopen = true
 }
 
 func (e *windowEvent) OnTimeout(o Observation) {
 	e.begin(o)
 	e.rule.Congestion(e.cwnd, o)
 	e.cwnd = e.win.Timeout(e.cwnd)
+	e.reopen = true
 }
