@@ -26,6 +26,12 @@ import "math"
 // Event face: RFC 9438 per ACK, the epoch beginning at the first congestion-avoidance ACK
 // after a loss or slow start (as Linux's epoch_start), t = Observation.Now − epoch start;
 // in the Reno-friendly region cwnd = max(cwnd, W_est) (it is never lowered, as in Linux).
+//
+// The implementations' departures are parameters their variants set (docs/simulators.md):
+// hystart (ns-3's hybrid slow start, hystart.go), cnt_clamp and cnt_forced (the growth
+// before the first loss), friendly_alpha (Linux 2.6.2x's Reno estimate at 8/23 a round
+// without RFC 9438's step to 1 at cwnd_prior) and timeout_reset (both forget W_max at a
+// timeout and set ssthresh to β·W).
 
 // CubicK is the time in seconds CUBIC takes to return to W_max packets after a loss that
 // left β·W_max, for C in packets/s³: K = cbrt(W_max·(1−β)/C). Example: W_max = 1000, C = 0.4,
@@ -361,7 +367,8 @@ func (e *cubicEvent) OnTimeout(Observation) {
 func (a *cubic) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
-			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor)",
+			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor), Reno estimate 8/23 a round (beta_scale 23), " +
+			"cnt = 50 before the first loss, bictcp_reset at a timeout (bictcp_state)",
 			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1}},
 		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart, CntClamp 20, CubicReset at a timeout",
 			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1, "cnt_clamp": 20, "timeout_reset": 1}},
