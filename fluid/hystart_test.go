@@ -23,16 +23,7 @@ func TestHystartBothFaces(t *testing.T) {
 	const mss = 1460.0
 	bdp := 100e6 / (8 * mss) * 0.24
 	run := func(algo, engine string) (ssthresh, dropped float64) {
-		sc := &model.Scenario{
-			Name: "hystart", DurationS: 4,
-			Links: []model.Link{
-				{Name: "in", CapacityBps: 200e6, DelayS: 0.01, BufferBDP: 1},
-				{Name: "btl", CapacityBps: 100e6, DelayS: 0.1, BufferBDP: 2},
-				{Name: "out", CapacityBps: 200e6, DelayS: 0.01, BufferBDP: 1},
-			},
-			Paths: []model.Path{{Name: "p", Links: []string{"in", "btl", "out"}}},
-			Flows: []model.Flow{{Algorithm: algo, Path: "p", MSSBytes: mss, RwndBytes: 1 << 30, WindowScaling: true, InitialCwnd: 10}},
-		}
+		sc := seed000Path(model.Flow{Algorithm: algo, MSSBytes: mss, RwndBytes: 1 << 30, WindowScaling: true, InitialCwnd: 10}, 2, 4)
 		if err := sc.Validate(); err != nil {
 			t.Fatal(err)
 		}

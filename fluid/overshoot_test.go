@@ -28,20 +28,28 @@ func TestFluidSlowStartOvershoot(t *testing.T) {
 		{"no cap", 1 << 30, c * (0.24 + math.Round(bdp)/c)},
 		{"receiver window 3.5 BDP", 10.5e6, math.Floor(10.5e6/mss) - 2*math.Round(bdp)},
 	} {
-		sc := &model.Scenario{
-			Name: "overshoot", DurationS: 30,
-			Links: []model.Link{
-				{Name: "in", CapacityBps: 200e6, DelayS: 0.01, BufferBDP: 1},
-				{Name: "btl", CapacityBps: 100e6, DelayS: 0.1, BufferBDP: 1},
-				{Name: "out", CapacityBps: 200e6, DelayS: 0.01, BufferBDP: 1},
-			},
-			Paths: []model.Path{{Name: "p", Links: []string{"in", "btl", "out"}}},
-			Flows: []model.Flow{{Algorithm: "reno", Path: "p", MSSBytes: mss, RwndBytes: tc.rwnd, WindowScaling: true}},
-		}
+		sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: mss, RwndBytes: tc.rwnd, WindowScaling: true}, 1, 30)
 		res := runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery})
 		t.Logf("%s: %.0f packets dropped (theory %.0f)", tc.name, res.Flows[0].DroppedPkts, tc.want)
 		if got := res.Flows[0].DroppedPkts; math.Abs(got/tc.want-1) > 0.01 {
 			t.Errorf("%s: %.0f packets dropped, want %.0f ± 1%%", tc.name, got, tc.want)
 		}
+	}
+}
+
+// seed000Path is seed 000's path (200 Mb/s 10 ms, 100 Mb/s 100 ms, 200 Mb/s 10 ms: a round
+// trip of 240 ms) for one flow f, the bottleneck's buffer bufferBDP bandwidth-delay
+// products, for durationS seconds.
+func seed000Path(f model.Flow, bufferBDP, durationS float64) *model.Scenario {
+	f.Path = "p"
+	return &model.Scenario{
+		Name: "seed000-path", DurationS: durationS,
+		Links: []model.Link{
+			{Name: "in", CapacityBps: 200e6, DelayS: 0.01, BufferBDP: 1},
+			{Name: "btl", CapacityBps: 100e6, DelayS: 0.1, BufferBDP: bufferBDP},
+			{Name: "out", CapacityBps: 200e6, DelayS: 0.01, BufferBDP: 1},
+		},
+		Paths: []model.Path{{Name: "p", Links: []string{"in", "btl", "out"}}},
+		Flows: []model.Flow{f},
 	}
 }
