@@ -285,9 +285,9 @@ func (f *cubicFluid) Guard(x []float64, o Observation) float64 {
 // Switch ends slow start at ssthresh or, with HyStart, where it finds the pipe full
 // (ssthresh = W).
 func (f *cubicFluid) Switch(x []float64, o Observation) {
-	if f.p.hystart == 1 && f.hy.fluidGuard(x[0], o) >= 0 {
+	if f.p.hystart == 1 && f.win.Guard(x[0]) < 0 { // not at ssthresh: HyStart's exit
 		f.hy.found = true
-		f.win.Ssthresh = math.Min(f.win.Ssthresh, x[0])
+		f.win.Ssthresh = x[0]
 	}
 	f.win.SlowStart = false
 	x[1] = x[0]
