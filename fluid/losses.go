@@ -13,6 +13,11 @@ import (
 func (s *system) loss(f *subflow, t float64, y []float64) {
 	x := y[f.off : f.off+f.nLaw]
 	if t < f.recoverUntil {
+		if t < f.recoverPoint && !f.timeoutDue {
+			// A hole in the data sent before the recovery began keeps the cumulative ACK
+			// below the recovery point until its retransmission returns, a round trip on.
+			f.recoverUntil = math.Max(f.recoverUntil, t+f.rtt)
+		}
 		if t >= f.silentUntil {
 			f.holes++
 			if s.retransmissionLost(f) {
@@ -29,6 +34,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	s.countLoss(f, t, y)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
+	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
 	if s.simRecovers(f) {
 		f.sr.start(f.recovery, t, f.rtt, w0, math.Min(x[f.sub], f.rwnd))
@@ -87,7 +93,7 @@ func (s *system) countLoss(f *subflow, t float64, y []float64) {
 // (timeoutFires), then restarts from one packet, retransmitting from the first hole at once
 // (go-back-N).
 func (s *system) recoveryTimeout(f *subflow) {
-	detected := f.recoverUntil - f.rtt // the recovery began one RTT before it ends
+	detected := f.recoverFrom
 	rto := f.rto()
 	f.silentUntil = detected + rto
 	if f.rtt < rto {

@@ -122,6 +122,8 @@ type subflowState struct {
 	wBefore             float64 // a route-aware sender's window when its path failed
 	randomThreshold     float64 // the expected losses (p × packets) to the next random loss; see drawRandomLoss
 	recoverUntil        float64 // losses before this time belong to the current recovery
+	recoverFrom         float64 // when the current recovery began, s
+	recoverPoint        float64 // until when a loss found is of data sent before the recovery began, s
 	holes               float64 // packets lost in the window the current recovery repairs
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	watchHit            bool

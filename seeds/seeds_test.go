@@ -164,8 +164,7 @@ var knownGaps = map[string]map[string]string{
 		"utilisation link bottleneck":     "idem",
 	},
 	"modern-bbr-random-loss": {
-		"mean_cwnd_pkts flow 0": "the fluid's recovery covers one RTT of losses; a packet SACK sender merges about two RTTs of losses into one recovery, so the fluid counts 45% more loss events and BBR conserves its window more often",
-		"loss_events flow 0":    "idem",
+		"mean_queue_pkts link bottleneck": "not yet diagnosed: since a fluid recovery lasts to its last hole as a SACK sender's does (loss events 349 against 379, windows 6.6% apart, were 45% and 12%), the fluid's BBR keeps 27 packets queued against 20, 3 ms of a 40 ms path",
 	},
 	"parking-lot": {
 		"mean_cwnd_pkts flow 0":      "not yet diagnosed: the long CUBIC flow's cuts at four hops' overflows (synchronized per hop in the fluid) and its timeouts (27 of 60 loss events packet, 10 fluid) differ, and the long flow gets 5.47 Mb/s in the fluid, 2.48 in the packet engine; with the drops a sender has not yet seen counted against its window (fluid/network.go lostUnseen), Vegas over RED on h2 agrees and the cross flows' overflows cost them less than their packet twins. The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue cannot see",
