@@ -237,12 +237,13 @@ func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
 	t := o.Now - f.start
 	alpha := f.estAlpha(west)
 	target := f.cubicTarget(t, rtt, w)
-	if f.friendly(t, west) {
+	friendly := f.friendly(t, west)
+	if friendly {
 		target = west + alpha
 	}
 	grow := math.Max(target-w, 0) / rtt
 	if f.clamped() {
-		grow = f.clampGrowth(grow, w/(f.p.cntClamp*rtt), f.friendly(t, west))
+		grow = f.clampGrowth(grow, w/(f.p.cntClamp*rtt), friendly)
 	}
 	dx[0] = f.win.Limit(w, grow)
 	dx[1] = alpha / rtt
@@ -336,13 +337,14 @@ func (e *cubicEvent) OnAck(acked float64, o Observation) {
 		t := o.Now - e.start
 		before := e.cwnd
 		e.west += e.estAlpha(e.west) * left / e.cwnd
-		if e.friendly(t, e.west) {
+		friendly := e.friendly(t, e.west)
+		if friendly {
 			e.cwnd = math.Max(e.cwnd, e.west)
 		} else {
 			e.cwnd += left * (e.cubicTarget(t, ClockRTT(o), e.cwnd) - e.cwnd) / e.cwnd
 		}
 		if e.clamped() {
-			e.cwnd = before + e.clampGrowth(e.cwnd-before, left/e.p.cntClamp, e.friendly(t, e.west))
+			e.cwnd = before + e.clampGrowth(e.cwnd-before, left/e.p.cntClamp, friendly)
 		}
 	}
 	e.cwnd = e.win.Clamp(e.cwnd)
