@@ -38,17 +38,20 @@ import (
 // (Pacer) and cwnd; OnAck does nothing. The packet engine should run BBR with SACK, as
 // Linux does: without it a duplicate ACK names no packet and yields no rate sample.
 //
-// Fluid face, x = [W, D] with W the cwnd and D the packets delivered (dD/dt =
-// Observation.DeliveryRate), after the structure of the fluid model of Scherrer, Legner,
-// Perrig & Schmid (IMC 2022, BBRv1): the flow sends at min(W/RTT, pacing rate)
-// (FluidPacer), its derivatives are wall-clock time, and its model changes at located
-// events: a round lasts the RTT at its start and ends with a bandwidth sample, the
-// packets delivered over the round divided by its length (the fluid analogue of a rate
-// sample over a round trip), into the 10-round max filter; the gain-cycle phases,
-// Drain's end and ProbeRTT are guards on time and on the packets in flight
-// (min(W, pacing rate·RTT)). W grows at the delivery rate towards its target (×ln2 in
-// Startup, where a packet sender's ACKs of a doubling flight double it each round) and
-// is cut to it at every round's end; a loss cuts it to the packets in flight.
+// Fluid face (bbrfluid.go), x = [W, D, S] with W the cwnd, D the packets delivered (dD/dt
+// = Observation.DeliveryRate) and S the packets sent, after the structure of the fluid
+// model of Scherrer, Legner, Perrig & Schmid (IMC 2022, BBRv1): the flow sends at
+// min(W/RTT, pacing rate) (FluidPacer), its derivatives are wall-clock time, and its model
+// changes at located events. Delivery-rate samples go into the 10-round max filter at each
+// round's end (the packets delivered over the round, which lasts the RTT at its start) and
+// when the flight sent up to a gain-cycle phase's end has reached the receiver (the
+// packets delivered over the RTT before then: a packet sender's best-aligned samples of a
+// probe). The gain-cycle phases, Drain's end and ProbeRTT are guards on time and on the
+// packets in flight, those sent over the last RTT (at most W), which fall as the flow
+// slows down even while another flow keeps the queue full. W grows at the delivery rate
+// towards its target (×ln2 in Startup, where a packet sender's ACKs of a doubling flight
+// double it each round) and is cut to it at every round's end; a loss cuts it to the
+// packets in flight.
 func init() {
 	Register("bbr", func() Algorithm {
 		a := &bbr{}
@@ -510,196 +513,3 @@ func (e *bbrEvent) setCwnd(rs RateSample) {
 	}
 	e.cwnd = math.Max(cwnd, 1)
 }
-
-// bbrFluid is BBR's fluid face, x = [W, D].
-type bbrFluid struct {
-	bbrModel
-	init0                bbrModel
-	roundEnd, roundStart float64 // s
-	roundD, phaseD       float64 // D at the round's and the gain-cycle phase's start, packets
-	lossInPhase          bool
-	probeRTTExit         float64 // s
-	conserveUntil        float64 // s: packet conservation holds W until then, a round after a loss
-}
-
-func (f *bbrFluid) Vars() int { return 2 }
-
-func (f *bbrFluid) Init(x []float64, o Observation) {
-	f.bbrModel = f.init0
-	f.lossInPhase, f.probeRTTExit, f.conserveUntil = false, 0, 0
-	f.start(o)
-	x[0], x[1] = f.cwnd0, 0
-	f.initPacing(f.cwnd0, o)
-	f.roundStart, f.roundEnd, f.roundD = o.Now, o.Now+ClockRTT(o), 0
-}
-
-// flight is the packets in flight at state x: BtlBw times the RTT (the flow's share of the
-// pipe and of the queue when it delivers at BtlBw), at most the window. Unlike the delivery
-// rate it is continuous when the pacing gain changes, as a packet sender's flight is.
-func (f *bbrFluid) flight(x []float64, o Observation) float64 {
-	return math.Min(math.Max(x[0], 0), f.maxBw()*ClockRTT(o))
-}
-
-// PacingRate is the current pacing rate, packets/s.
-func (f *bbrFluid) PacingRate([]float64, Observation) float64 { return f.pacingRate }
-
-func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
-	dlv := math.Max(o.DeliveryRate, 0)
-	if math.IsNaN(dlv) || math.IsInf(dlv, 0) {
-		dlv = 0
-	}
-	dx[1] = dlv
-	dx[0] = 0
-	w := x[0]
-	switch {
-	case f.mode == bbrProbeRTT || w >= f.maxCwnd:
-	case o.Now < f.conserveUntil:
-		// Packet conservation: cwnd = packets in flight + delivered, the paced flight.
-		if w < f.pacingRate*ClockRTT(o)+bbrMinCwnd {
-			dx[0] = dlv
-		}
-	case !f.fullBwReached:
-		if w < f.targetCwnd() || x[1] < bbrInitCwnd {
-			dx[0] = math.Ln2 * dlv
-		}
-	case w < f.targetCwnd():
-		dx[0] = dlv
-	}
-}
-
-// Guard is the largest of the pending switches: the round's end, the phase's end, Drain's
-// end, ProbeRTT's start and end.
-func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
-	g := o.Now - f.roundEnd
-	switch f.mode {
-	case bbrProbeBW:
-		g = math.Max(g, f.phaseGuard(x, o))
-	case bbrDrain:
-		g = math.Max(g, f.inflight(f.maxBw(), 1)-f.flight(x, o))
-	case bbrProbeRTT:
-		g = math.Max(g, o.Now-f.probeRTTExit)
-	}
-	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 {
-		g = math.Max(g, o.Now-f.minRTTStamp-f.p.minRTTWin)
-	}
-	return g
-}
-
-// phaseGuard crosses zero when the gain cycle's phase ends (bbr_is_next_cycle_phase).
-func (f *bbrFluid) phaseGuard(x []float64, o Observation) float64 {
-	elapsed := o.Now - f.cycleStamp - f.minRTT
-	switch {
-	case f.pacingGain == 1 || (f.pacingGain > 1 && f.lossInPhase):
-		return elapsed
-	case f.pacingGain > 1:
-		return math.Min(elapsed, f.flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
-	}
-	return math.Max(elapsed, f.inflight(f.maxBw(), 1)-f.flight(x, o))
-}
-
-// guardSlack is how far below zero a guard may be located and still count as crossed, s
-// or packets.
-const guardSlack = 1e-9
-
-// Switch applies every transition due at the located crossing, until none is (a phase
-// entered with its early end already reached ends at once, as a packet sender's next ACK
-// would end it).
-func (f *bbrFluid) Switch(x []float64, o Observation) {
-	for range 4 * bbrCycleLen {
-		if !f.transition(x, o) {
-			break
-		}
-	}
-	f.setPacing()
-	if f.fullBwReached && f.mode != bbrProbeRTT {
-		x[0] = math.Min(x[0], f.targetCwnd())
-	}
-}
-
-// transition applies the first transition due and reports whether there was one.
-func (f *bbrFluid) transition(x []float64, o Observation) bool {
-	now := o.Now
-	if now-f.roundEnd >= -guardSlack {
-		f.endRound(x, o)
-		return true
-	}
-	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack {
-		// The filter expired: its next sample is the RTT now, and ProbeRTT starts.
-		f.minRTT, f.minRTTStamp = ClockRTT(o), now
-		f.saveCwnd(x[0], false)
-		f.mode = bbrProbeRTT
-		f.updateGains()
-		x[0] = math.Min(x[0], bbrMinCwnd)
-		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
-		return true
-	}
-	switch f.mode {
-	case bbrProbeRTT:
-		if now-f.probeRTTExit >= -guardSlack {
-			f.minRTTStamp = now
-			x[0] = math.Max(x[0], f.priorCwnd)
-			f.resetMode(now)
-			f.phaseD = x[1]
-			return true
-		}
-	case bbrDrain:
-		if f.inflight(f.maxBw(), 1)-f.flight(x, o) >= -guardSlack {
-			f.enterProbeBW(now)
-			f.phaseD = x[1]
-			return true
-		}
-	case bbrProbeBW:
-		if f.phaseGuard(x, o) >= -guardSlack {
-			// A sample over the phase as well as over the round: a round straddling the
-			// probing and the draining phases would average the probe away, where a packet
-			// sender's samples of the probing phase's packets see it.
-			if d := now - f.cycleStamp; d > 0 {
-				f.sampleBw((x[1] - f.phaseD) / d)
-			}
-			f.advanceCycle(now)
-			f.phaseD = x[1]
-			f.lossInPhase = false
-			return true
-		}
-	}
-	return false
-}
-
-// endRound ends a round: a delivery-rate sample over it, RTprop, Startup's end.
-func (f *bbrFluid) endRound(x []float64, o Observation) {
-	now := o.Now
-	if d := now - f.roundStart; d > 0 {
-		f.sampleBw((x[1] - f.roundD) / d)
-	}
-	f.round++
-	f.checkFullBw()
-	if rtt := ClockRTT(o); rtt < f.minRTT {
-		f.minRTT, f.minRTTStamp = rtt, now
-	}
-	if f.mode == bbrStartup && f.fullBwReached {
-		f.mode = bbrDrain
-		f.updateGains()
-	}
-	f.roundStart, f.roundD = now, x[1]
-	f.roundEnd = now + ClockRTT(o)
-}
-
-// OnLoss cuts the window to the packets in flight (packet conservation) and ends a
-// probing phase.
-func (f *bbrFluid) OnLoss(x []float64, o Observation) {
-	f.saveCwnd(x[0], false)
-	f.lossInPhase = true
-	x[0] = math.Max(math.Min(x[0], f.flight(x, o)), bbrMinCwnd)
-	f.conserveUntil = o.Now + ClockRTT(o)
-	f.Switch(x, o) // a probing phase past its length ends now: its guard must not start positive
-}
-
-// OnTimeout restarts from one packet.
-func (f *bbrFluid) OnTimeout(x []float64, o Observation) {
-	f.saveCwnd(x[0], false)
-	f.fullBw = 0
-	x[0] = 1
-	f.Switch(x, o)
-}
-
-func (f *bbrFluid) Ssthresh() float64 { return 0 }

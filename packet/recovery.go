@@ -61,9 +61,9 @@ type simRecovery struct {
 
 	lost     bitRing // packets marked lost and not yet retransmitted
 	lostN    int64
-	markNext int64    // every packet below this has been considered for the loss mark
-	rtxMark  seqMarks // per packet retransmitted in this episode: snd.max when it left + 1; 0 otherwise
-	rtxQ     rtxQueue // those retransmissions in the order sent (RecoveryLinux*)
+	markNext int64        // every packet below this has been considered for the loss mark
+	rtxMark  seqMarks     // per packet retransmitted in this episode: snd.max when it left + 1; 0 otherwise
+	rtxQ     fifo[rtxRec] // those retransmissions in the order sent (RecoveryLinux*)
 
 	// win is the window the sender fills instead of the law's while override is set: the
 	// rate-halving allowance or PRR's pipe + sndcnt in recovery, the slow start back to
@@ -449,32 +449,3 @@ func (m *seqMarks) grow(base, seq int64) {
 
 // rtxRec is one retransmission: the packet and snd.max + 1 when it left.
 type rtxRec struct{ seq, mark int64 }
-
-// rtxQueue is a FIFO of retransmissions, a ring that doubles when full.
-type rtxQueue struct {
-	q       []rtxRec
-	head, n int
-}
-
-func (q *rtxQueue) reset(capacity int) { q.q, q.head, q.n = make([]rtxRec, capacity), 0, 0 }
-
-func (q *rtxQueue) front() rtxRec { return q.q[q.head] }
-
-func (q *rtxQueue) pop() rtxRec {
-	x := q.q[q.head]
-	q.head = (q.head + 1) % len(q.q)
-	q.n--
-	return x
-}
-
-func (q *rtxQueue) push(x rtxRec) {
-	if q.n == len(q.q) {
-		grown := make([]rtxRec, 2*len(q.q))
-		for i := range q.n {
-			grown[i] = q.q[(q.head+i)%len(q.q)]
-		}
-		q.q, q.head = grown, 0
-	}
-	q.q[(q.head+q.n)%len(q.q)] = x
-	q.n++
-}

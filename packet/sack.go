@@ -18,7 +18,8 @@ import "math"
 // point is acknowledged, and every partial ACK restarts the timer (RFC 6298 §5.3). A
 // timeout calls OnTimeout and keeps the scoreboard (as Linux does): from snd.una every
 // packet not SACKed is lost and is resent, in order, within the law's window, while the
-// law hears the ACKs. A lost retransmission is found only by the timer. The law's
+// law hears the ACKs. A lost retransmission is found only by the timer, unless
+// Settings.LostRetransmit (signals.go) finds it from the SACK of a later packet. The law's
 // Recovery() is not used: Tahoe, Reno and NewReno laws all recover by SACK.
 
 // sackAck handles an ACK with its SACK block: the scoreboard first, then the cumulative

@@ -54,6 +54,8 @@ type flowExt struct {
 	recs        []rateRec
 	mask        int64
 
+	rtx fifo[sentRec] // Settings.LostRetransmit: the episode's retransmissions in the order sent
+
 	// pacing
 	nextSend   float64 // earliest departure of the next packet, s
 	paceQueued bool    // an evPace is scheduled at paceAt
@@ -64,6 +66,12 @@ type flowExt struct {
 	una0, sig0, sacked0 int64
 	lossEvents0         int
 	inflight0           float64
+}
+
+// sentRec is a retransmission: the packet and when it left, s.
+type sentRec struct {
+	seq    int64
+	sentAt float64
 }
 
 // rateRec is a packet's delivery state when it was (last) sent.
@@ -84,6 +92,9 @@ func newFlowExt(c *conn, fl *model.Flow, rack bool) *flowExt {
 	if x.sampling || x.rack {
 		x.recs = make([]rateRec, 1024)
 		x.mask = 1023
+	}
+	if x.rack {
+		x.rtx.reset(64)
 	}
 	return x
 }
@@ -124,6 +135,9 @@ func (x *flowExt) onTransmit(sm *sim, f *tcpFlow, seq int64) {
 		}
 		x.grow(f, seq)
 		x.recs[seq&x.mask] = rateRec{delivered: x.delivered, deliveredAt: x.deliveredAt, firstSentAt: x.firstSentAt, sentAt: sm.now}
+		if x.rack && seq < f.maxSent {
+			x.rtx.push(sentRec{seq: seq, sentAt: sm.now})
+		}
 	}
 	if rate := x.paceRate(sm, f); rate > 0 {
 		x.nextSend = math.Max(x.nextSend, sm.now) + 1/rate
@@ -242,15 +256,29 @@ func (x *flowExt) endAck(sm *sim, f *tcpFlow) {
 	}
 }
 
-// lostRetransmit sends the first hole again when its retransmission was lost: the ACK
-// SACKs a packet sent after that retransmission left, and paths keep their order.
+// lostRetransmit sends again every retransmission that is lost: one sent before the
+// packet this ACK reports arrived, and neither ACKed nor SACKed, since paths keep their
+// order (Linux's tcp_mark_lost_retrans, RACK's rule for retransmissions). The
+// retransmissions wait in x.rtx in the order sent; a packet retransmitted again leaves a
+// stale entry, skipped by its send time.
 func (x *flowExt) lostRetransmit(sm *sim, f *tcpFlow) {
-	h := f.sndUna
-	if !(f.inRecovery || f.lossState) || h >= f.rxtNext || h >= f.maxSent || x.ack.sack < h || x.ack.pkt.seq != h || h-f.sndUna > x.mask {
+	if !(f.inRecovery || f.lossState) {
+		x.rtx.n = 0
 		return
 	}
-	if x.recs[h&x.mask].sentAt < x.ack.pkt.sentAt {
-		f.transmit(sm, h)
+	arrived := x.ack.pkt.sentAt
+	for x.rtx.n > 0 {
+		r := x.rtx.front()
+		seq := r.seq
+		if seq < f.sndUna || seq >= f.maxSent || f.sacked.has(f.sndUna, seq) || x.recs[seq&x.mask].sentAt != r.sentAt {
+			x.rtx.pop() // delivered, or sent again since
+			continue
+		}
+		if r.sentAt >= arrived {
+			return
+		}
+		x.rtx.pop()
+		f.transmit(sm, seq)
 	}
 }
 

@@ -43,10 +43,10 @@ type Settings struct {
 	// (sack.go: FACK's loss rule, RFC 6675's pipe), as Linux senders have. Default false:
 	// ns-2's one-way agents without SACK, recovering per the law's Recovery().
 	SACK bool
-	// LostRetransmit makes a SACK sender detect a lost retransmission of its first hole
-	// when a packet sent after it is SACKed (paths do not reorder), and send it again at
+	// LostRetransmit makes a SACK sender detect every lost retransmission when a packet
+	// sent after it is acknowledged or SACKed (paths do not reorder), and send it again at
 	// once, as Linux does (tcp_mark_lost_retrans, then RACK) instead of waiting for the
-	// timer (signals.go). With random loss p a window of W packets loses about p·(pW)
+	// timer or for its hole to become the first (signals.go). With random loss p a window of W packets loses about p·(pW)
 	// retransmissions per round trip; BBR, which keeps its rate through such loss, needs it
 	// to keep the link. Default false; it needs SACK.
 	LostRetransmit bool

@@ -1,0 +1,278 @@
+package model
+
+import "math"
+
+// bbrFluid is BBR's fluid face, x = [W, D, S]: the window, the packets delivered and the
+// packets sent.
+type bbrFluid struct {
+	bbrModel
+	init0                bbrModel
+	roundEnd, roundStart float64 // s
+	roundD               float64 // D at the round's start, packets
+	lossInPhase          bool
+	probeRTTExit         float64 // s
+	conserveUntil        float64 // s: packet conservation holds W until then, a round after a loss
+	past                 bbrHistory
+	flights              [bbrFlights]bbrFlight // phases' ends whose flights are still on the way, oldest first
+	nFlights             int
+}
+
+// bbrFlights bounds the phase ends awaiting their delivery-rate sample: a phase lasts at
+// least RTprop and its flight arrives within an RTT, so only a path whose queueing delay
+// is several times its propagation delay has more, and those are dropped.
+const bbrFlights = 16
+
+// bbrFlight is the delivery-rate sample of the flight sent up to a phase's end: taken
+// when its last packet reaches the receiver, over one RTT.
+type bbrFlight struct{ at, window float64 } // s
+
+// bbrHistory holds the packets delivered and sent, D and S, at the times of the last
+// switches, to read them one RTT back.
+type bbrHistory struct {
+	t    [64]float64
+	v    [64][2]float64 // D, S
+	n    int            // entries written
+	last int            // index of the newest entry
+}
+
+func (h *bbrHistory) add(t, d, s float64) {
+	h.last = h.n % len(h.t)
+	h.t[h.last], h.v[h.last] = t, [2]float64{d, s}
+	h.n++
+}
+
+// at is variable k (0: D, 1: S) at time t, interpolated between the switches around it,
+// or between the newest one and now, where it is cur; the oldest kept if t is older.
+func (h *bbrHistory) at(k int, t, now, cur float64) float64 {
+	if h.n == 0 || t >= now {
+		return cur
+	}
+	newerT, newerV := now, cur
+	for j := range min(h.n, len(h.t)) {
+		i := (h.last - j + len(h.t)) % len(h.t)
+		if h.t[i] <= t {
+			if newerT <= h.t[i] {
+				return h.v[i][k]
+			}
+			f := (t - h.t[i]) / (newerT - h.t[i])
+			return h.v[i][k] + f*(newerV-h.v[i][k])
+		}
+		newerT, newerV = h.t[i], h.v[i][k]
+	}
+	return newerV
+}
+
+func (f *bbrFluid) Vars() int { return 3 }
+
+func (f *bbrFluid) Init(x []float64, o Observation) {
+	f.bbrModel = f.init0
+	f.lossInPhase, f.probeRTTExit, f.conserveUntil = false, 0, 0
+	f.past, f.nFlights = bbrHistory{}, 0
+	f.start(o)
+	x[0], x[1], x[2] = f.cwnd0, 0, 0
+	f.past.add(o.Now, 0, 0)
+	f.initPacing(f.cwnd0, o)
+	f.roundStart, f.roundEnd, f.roundD = o.Now, o.Now+ClockRTT(o), 0
+}
+
+// flight is the packets in flight at state x: those sent over the last RTT, at most the
+// window. It falls as the flow slows down whoever fills the queue, as a packet sender's
+// count of its unacknowledged packets does, and is continuous when the pacing gain
+// changes.
+func (f *bbrFluid) flight(x []float64, o Observation) float64 {
+	sent := x[2] - f.past.at(1, o.Now-ClockRTT(o), o.Now, x[2])
+	return math.Min(math.Max(x[0], 0), math.Max(sent, 0))
+}
+
+// sendRate is the rate the flow sends at, packets/s: its window per RTT, at most the
+// pacing rate (as the engine sends a paced law's flow).
+func (f *bbrFluid) sendRate(x []float64, o Observation) float64 {
+	r := math.Max(x[0], 0) / ClockRTT(o)
+	if f.pacingRate > 0 {
+		r = math.Min(r, f.pacingRate)
+	}
+	return r
+}
+
+// PacingRate is the current pacing rate, packets/s.
+func (f *bbrFluid) PacingRate([]float64, Observation) float64 { return f.pacingRate }
+
+func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
+	dlv := math.Max(o.DeliveryRate, 0)
+	if math.IsNaN(dlv) || math.IsInf(dlv, 0) {
+		dlv = 0
+	}
+	dx[1] = dlv
+	dx[2] = f.sendRate(x, o)
+	dx[0] = 0
+	w := x[0]
+	switch {
+	case f.mode == bbrProbeRTT || w >= f.maxCwnd:
+	case o.Now < f.conserveUntil:
+		// Packet conservation: cwnd = packets in flight + delivered, the paced flight.
+		if w < f.pacingRate*ClockRTT(o)+bbrMinCwnd {
+			dx[0] = dlv
+		}
+	case !f.fullBwReached:
+		if w < f.targetCwnd() || x[1] < bbrInitCwnd {
+			dx[0] = math.Ln2 * dlv
+		}
+	case w < f.targetCwnd():
+		dx[0] = dlv
+	}
+}
+
+// Guard is the largest of the pending switches: the round's end, the phase's end, Drain's
+// end, ProbeRTT's start and end.
+func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
+	g := o.Now - f.roundEnd
+	switch f.mode {
+	case bbrProbeBW:
+		g = math.Max(g, f.phaseGuard(x, o))
+	case bbrDrain:
+		g = math.Max(g, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+	case bbrProbeRTT:
+		g = math.Max(g, o.Now-f.probeRTTExit)
+	}
+	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 {
+		g = math.Max(g, o.Now-f.minRTTStamp-f.p.minRTTWin)
+	}
+	if f.nFlights > 0 {
+		g = math.Max(g, o.Now-f.flights[0].at)
+	}
+	return g
+}
+
+// phaseGuard crosses zero when the gain cycle's phase ends (bbr_is_next_cycle_phase).
+func (f *bbrFluid) phaseGuard(x []float64, o Observation) float64 {
+	elapsed := o.Now - f.cycleStamp - f.minRTT
+	switch {
+	case f.pacingGain == 1 || (f.pacingGain > 1 && f.lossInPhase):
+		return elapsed
+	case f.pacingGain > 1:
+		return math.Min(elapsed, f.flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
+	}
+	return math.Max(elapsed, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+}
+
+// guardSlack is how far below zero a guard may be located and still count as crossed, s
+// or packets.
+const guardSlack = 1e-9
+
+// Switch applies every transition due at the located crossing, until none is (a phase
+// entered with its early end already reached ends at once, as a packet sender's next ACK
+// would end it).
+func (f *bbrFluid) Switch(x []float64, o Observation) {
+	for range 4 * bbrCycleLen {
+		if !f.transition(x, o) {
+			break
+		}
+	}
+	f.past.add(o.Now, x[1], x[2])
+	f.setPacing()
+	if f.fullBwReached && f.mode != bbrProbeRTT {
+		x[0] = math.Min(x[0], f.targetCwnd())
+	}
+}
+
+// transition applies the first transition due and reports whether there was one.
+func (f *bbrFluid) transition(x []float64, o Observation) bool {
+	now := o.Now
+	if now-f.roundEnd >= -guardSlack {
+		f.endRound(x, o)
+		return true
+	}
+	if f.nFlights > 0 && now-f.flights[0].at >= -guardSlack {
+		w := f.flights[0].window
+		f.sampleBw((x[1] - f.past.at(0, now-w, now, x[1])) / w)
+		copy(f.flights[:], f.flights[1:f.nFlights])
+		f.nFlights--
+		return true
+	}
+	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack {
+		// The filter expired: its next sample is the RTT now, and ProbeRTT starts.
+		f.minRTT, f.minRTTStamp = ClockRTT(o), now
+		f.saveCwnd(x[0], false)
+		f.mode = bbrProbeRTT
+		f.updateGains()
+		x[0] = math.Min(x[0], bbrMinCwnd)
+		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
+		return true
+	}
+	switch f.mode {
+	case bbrProbeRTT:
+		if now-f.probeRTTExit >= -guardSlack {
+			f.minRTTStamp = now
+			x[0] = math.Max(x[0], f.priorCwnd)
+			f.resetMode(now)
+			return true
+		}
+	case bbrDrain:
+		if f.inflight(f.maxBw(), 1)-f.flight(x, o) >= -guardSlack {
+			f.enterProbeBW(now)
+			return true
+		}
+	case bbrProbeBW:
+		if f.phaseGuard(x, o) >= -guardSlack {
+			f.awaitFlight(o)
+			f.advanceCycle(now)
+			f.lossInPhase = false
+			return true
+		}
+	}
+	return false
+}
+
+// awaitFlight schedules the sample of the flight sent up to now, a gain-cycle phase's end:
+// a packet sender's best-aligned rate samples of a probing phase (those of its last
+// packets) count the packets sent over the RTT before it left, delivered as they reach
+// the receiver, one forward delay (the RTT less the return propagation) later. Measured
+// over the phase itself, the delivery would be that of the phase before.
+func (f *bbrFluid) awaitFlight(o Observation) {
+	if f.nFlights == bbrFlights {
+		return
+	}
+	rtt := ClockRTT(o)
+	fwd := rtt - MinimumRTT(o)/2
+	f.flights[f.nFlights] = bbrFlight{at: o.Now + fwd, window: rtt}
+	f.nFlights++
+}
+
+// endRound ends a round: a delivery-rate sample over it, RTprop, Startup's end.
+func (f *bbrFluid) endRound(x []float64, o Observation) {
+	now := o.Now
+	if d := now - f.roundStart; d > 0 {
+		f.sampleBw((x[1] - f.roundD) / d)
+	}
+	f.round++
+	f.checkFullBw()
+	if rtt := ClockRTT(o); rtt < f.minRTT {
+		f.minRTT, f.minRTTStamp = rtt, now
+	}
+	if f.mode == bbrStartup && f.fullBwReached {
+		f.mode = bbrDrain
+		f.updateGains()
+	}
+	f.roundStart, f.roundD = now, x[1]
+	f.roundEnd = now + ClockRTT(o)
+}
+
+// OnLoss cuts the window to the packets in flight (packet conservation) and ends a
+// probing phase.
+func (f *bbrFluid) OnLoss(x []float64, o Observation) {
+	f.saveCwnd(x[0], false)
+	f.lossInPhase = true
+	x[0] = math.Max(math.Min(x[0], f.flight(x, o)), bbrMinCwnd)
+	f.conserveUntil = o.Now + ClockRTT(o)
+	f.Switch(x, o) // a probing phase past its length ends now: its guard must not start positive
+}
+
+// OnTimeout restarts from one packet.
+func (f *bbrFluid) OnTimeout(x []float64, o Observation) {
+	f.saveCwnd(x[0], false)
+	f.fullBw = 0
+	x[0] = 1
+	f.Switch(x, o)
+}
+
+func (f *bbrFluid) Ssthresh() float64 { return 0 }
