@@ -38,9 +38,11 @@ import (
 //     below the RFC's two-decimal b), and the counter's progress is lost with the loss
 //     (whole_packets = 1).
 //   - ns-3.37 TcpHighSpeed::CongestionAvoidance counts the same a/⌊W⌋ per ACK and keeps its
-//     counter; GetSsThresh leaves ⌊(1 − b)·pipe⌋ of the packets in flight at recovery entry,
-//     b the two-decimal row of the pipe, which with SACK and limited transmit are the
-//     window less pipe_deficit (whole_packets = 2).
+//     counter; an ACK of several segments is counted against the window as it grows (its
+//     while loop, AckStepper), and so is the count a reduction carries; GetSsThresh leaves
+//     ⌊(1 − b)·pipe⌋ of the packets in flight at recovery entry, b the two-decimal row of
+//     the pipe, which with SACK and limited transmit are the window less pipe_deficit
+//     (whole_packets = 2).
 //
 // As Scalable's (scalable.go), the event face counts against ⌊W⌋ and the fluid face
 // against W − ½, which over W ∈ [n, n + 1) adds up to the n/a ACKs the event face needs.
@@ -153,6 +155,7 @@ type highSpeed struct {
 var (
 	_ Algorithm          = (*highSpeed)(nil)
 	_ Varianter          = (*highSpeed)(nil)
+	_ AckStepper         = (*highSpeedRule)(nil)
 	_ ResponseReferencer = (*highSpeed)(nil)
 	_ ConvergeReferencer = (*highSpeed)(nil)
 )
@@ -213,6 +216,10 @@ func (*highSpeedRule) Start(Observation) {}
 
 func (r *highSpeedRule) ExitAck() bool { return r.p.exitAck == 1 }
 
+// StepsAcks: ns-3's TcpHighSpeed counts the segments of one ACK against the window as it
+// grows (whole_packets = 2).
+func (r *highSpeedRule) StepsAcks() bool { return r.p.whole == 2 }
+
 // row is the table row governing window w (Linux: the first row whose window is ≥ w).
 func (r *highSpeedRule) row(w float64) hsRow {
 	i := sort.Search(len(r.rows), func(i int) bool { return r.rows[i].w >= w })
@@ -249,7 +256,7 @@ func (r *highSpeedRule) PerRTT(w float64, _ Observation) float64 {
 	return w * r.a(n) / n
 }
 
-func (r *highSpeedRule) Congestion(w float64, _ Observation) float64 {
+func (r *highSpeedRule) Congestion(w float64, o Observation) float64 {
 	if r.p.whole == 0 {
 		m := w - r.p.pipe
 		return (1 - r.b(m)) * m
@@ -259,9 +266,10 @@ func (r *highSpeedRule) Congestion(w float64, _ Observation) float64 {
 	if r.p.whole == 1 {
 		return m - math.Floor(m*r.b(m))
 	}
-	// ns-3 keeps its ACK counter across the reduction (scalable.go).
+	// ns-3 keeps its ACK counter across the reduction and counts it, with the next ACK's
+	// segments, against the new window as it grows.
 	next := math.Floor((1 - r.b(m)) * m)
-	return next + (w-n)*(n/r.a(n))/(math.Max(next, 1)/r.a(next))
+	return StepAcks(r, math.Max(next, 1), (w-n)*n/r.a(n), math.Inf(1), o)
 }
 
 // Variants: Linux 2.6.2x's tcp_highspeed.c as ns-2.35 TCP/Linux runs it, and ns-3.37's
