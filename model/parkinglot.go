@@ -5,6 +5,9 @@ package model
 // RED and hop 3 has random loss 1e-5. It asks whether the fluid engine gets multi-hop
 // sharing right: the long flow meets four queues, each of a different kind.
 func parkingLot() *Scenario {
+	// Two packet times at a hop, the jitter validate gives the proportional rule, as the
+	// duration its YAML form reads back.
+	parkingLotJitterS, _ := ParseDuration("467.2us")
 	hop := func(name string) Link {
 		return Link{Name: name, CapacityBps: 50e6, DelayS: 0.010, BufferBDP: 1}
 	}
@@ -24,9 +27,12 @@ func parkingLot() *Scenario {
 			"paths crossing them; h2 is RED (ns-2 defaults), h3 drops 1e-5 of its packets at random. The long " +
 			"CUBIC flow crosses all four hops (RTT 80 ms); each hop also carries one cross flow of its own, " +
 			"which reaches it over a 1 Gb/s access link of 30 ms (RTT 80 ms too): Reno on h1, Vegas on h2, " +
-			"H-TCP on h3, Reno on h4, starting 1 s apart. 200 s.",
-		DurationS: 200,
-		Links:     []Link{hop("h1"), h2, h3, hop("h4"), access("a1"), access("a2"), access("a3"), access("a4")},
+			"H-TCP on h3, Reno on h4, starting 1 s apart. 200 s. The packet engine's senders hold each packet " +
+			"up to two packet times at a hop (0.467 ms, ns-2's overhead_): without it a drop-tail phase effect at h3 " +
+			"costs the long flow 7 packets an overflow and 28 timeouts, and 64% of its throughput.",
+		DurationS:   200,
+		SendJitterS: parkingLotJitterS,
+		Links:       []Link{hop("h1"), h2, h3, hop("h4"), access("a1"), access("a2"), access("a3"), access("a4")},
 		Paths: []Path{
 			{Name: "long", Links: []string{"h1", "h2", "h3", "h4"}},
 			{Name: "x1", Links: []string{"a1", "h1"}},

@@ -29,6 +29,11 @@ type Scenario struct {
 	// packet sent after it, without waiting for its timer (Linux's RACK; ns-2's FACK
 	// scoreboard), in the packet engine (packet.Settings.LostRetransmit). It needs SACK.
 	LostRetransmit bool
+	// SendJitterS holds each data packet at its sender for a further U(0, SendJitterS) s
+	// in the packet engine (packet.Settings.JitterS, ns-2's overhead_), against the
+	// drop-tail phase effects of a deterministic ACK clock, which decide who loses at an
+	// overflow and which the fluid engine has none of. Default 0: no jitter.
+	SendJitterS float64
 
 	index *nameIndex // names → indices, built by Validate
 }

@@ -71,6 +71,9 @@ func (s *Scenario) Validate() error {
 	if !finite(s.DurationS) || s.DurationS <= 0 {
 		return fieldErr("duration", "%v s, want > 0", s.DurationS)
 	}
+	if !finite(s.SendJitterS) || s.SendJitterS < 0 {
+		return fieldErr("send_jitter", "%v s, want >= 0 (0: no jitter)", s.SendJitterS)
+	}
 	if s.LostRetransmit && !s.SACK {
 		return fieldErr("lost_retransmit", "true without sack, want sack: true (a lost retransmission shows in the SACKs)")
 	}

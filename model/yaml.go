@@ -266,6 +266,7 @@ func (d *yamlDecoder) scenario(doc *yaml.Node, s *Scenario) error {
 		{"drop_rule", d.text(&dropRule)},
 		{"sack", d.flag(&s.SACK)},
 		{"lost_retransmit", d.flag(&s.LostRetransmit)},
+		{"send_jitter", d.quantity(&s.SendJitterS, ParseDuration)},
 		{"links", func(n *yaml.Node, at string) error {
 			return d.sequence(n, at, func(_ int, n *yaml.Node, at string) error {
 				var l Link
@@ -551,6 +552,9 @@ func WriteScenarioYAML(w io.Writer, s *Scenario) error {
 	if s.LostRetransmit {
 		put(doc, "lost_retransmit", flag(true))
 	}
+	if s.SendJitterS > 0 {
+		put(doc, "send_jitter", dur(s.SendJitterS))
+	}
 	links := seq()
 	for _, l := range s.Links {
 		m := mapping()
@@ -691,12 +695,24 @@ func formatUnit(v float64, parse func(string) (float64, error), units ...any) st
 	best, small := formatExact(v)+units[len(units)-1].(string), true
 	for i := 0; i+1 < len(units); i += 2 {
 		f, u := units[i].(float64), units[i+1].(string)
-		s, lt1 := formatExact(v/f)+u, math.Abs(v/f) < 1
+		s, lt1 := shortestIn(v, f, u, parse), math.Abs(v/f) < 1
 		if got, err := parse(s); err == nil && got == v && (small && !lt1 || lt1 == small && len(s) < len(best)) {
 			best, small = s, lt1
 		}
 	}
 	return best
+}
+
+// shortestIn is v in unit u of factor f with the fewest significant digits that parse
+// reads back as v (500us, not the 500.00000000000006us of v/f), else v/f in full.
+func shortestIn(v, f float64, u string, parse func(string) (float64, error)) string {
+	for digits := 1; digits < 17; digits++ {
+		s := strconv.FormatFloat(v/f, 'g', digits, 64) + u
+		if got, err := parse(s); err == nil && got == v && !strings.ContainsAny(s, "eE") {
+			return s
+		}
+	}
+	return formatExact(v/f) + u
 }
 
 // queueNode is link l's queue as YAML: its kind alone, or the mapping yamlDecoder.queue

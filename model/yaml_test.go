@@ -90,6 +90,8 @@ links:
   - {capacity: 5Mbps, delay: 10ms}
 paths: [{links: [l0]}]
 `, []string{"line 3: links[0].buffer = 0 packets"}, nil},
+		{"negative send jitter", "duration: 10s\nsend_jitter: -1ms\nlinks: [{capacity: 5Mbps, delay: 10ms, buffer: 20}]\npaths: [{links: [l0]}]\n",
+			[]string{"line 2: send_jitter = -0.001 s, want >= 0"}, nil},
 		{"loss p = 1", `duration: 10s
 links:
   - {capacity: 5Mbps, delay: 10ms, buffer: 20,
@@ -294,6 +296,9 @@ func TestScenarioYAMLRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: read back as\n%+v\nwant\n%+v\nfrom\n%s", name, got, want, buf.String())
+		}
+		if name == "parking-lot" && !strings.Contains(buf.String(), "send_jitter: 467.2us") {
+			t.Errorf("%s: no %q, the shortest duration that reads back, in\n%s", name, "send_jitter: 467.2us", buf.String())
 		}
 		if name == "seed000-colo-gamma" {
 			for _, line := range []string{"capacity: 100Mbps", "delay: 10ms", "buffer: 1bdp", "rwnd: 10.5MB", "mss: 1460B", "window_scaling: true", "duration: 10s"} {

@@ -117,4 +117,11 @@ func TestJitterSettings(t *testing.T) {
 			t.Errorf("JitterS %v accepted", j)
 		}
 	}
+	// A scenario's send_jitter applies where the settings give none, and yields to theirs.
+	s.SendJitterS = 0.002
+	for _, c := range []struct{ set, want float64 }{{0, 0.002}, {0.005, 0.005}} {
+		if sm := mustSim(t, s, Settings{JitterS: c.set}); sm.set.JitterS != c.want || sm.jitter == nil {
+			t.Errorf("settings' JitterS %v with send_jitter 2 ms: %v s, want %v s", c.set, sm.set.JitterS, c.want)
+		}
+	}
 }

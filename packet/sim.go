@@ -37,7 +37,8 @@ type Settings struct {
 	// random timing would spread over the flows in proportion to their arrivals. A random
 	// delay of about one packet's service time at the bottleneck removes the phase effect
 	// (Floyd & Jacobson, "On traffic phase effects in packet-switched gateways", 1992);
-	// the proportional drop rule of the fluid engine assumes it. Default 0: no jitter.
+	// the proportional drop rule of the fluid engine assumes it. Default 0: the scenario's
+	// send_jitter (model.Scenario.SendJitterS), else none.
 	JitterS float64
 	// SACK gives every sender selective acknowledgements and SACK-based loss recovery
 	// (sack.go: FACK's loss rule, RFC 6675's pipe), as Linux senders have. Default false:
@@ -175,6 +176,9 @@ func checkSettings(set *Settings) error {
 func newSim(s *model.Scenario, set Settings) (*sim, error) {
 	set.SACK = set.SACK || s.SACK
 	set.LostRetransmit = set.LostRetransmit || s.LostRetransmit
+	if set.JitterS == 0 {
+		set.JitterS = s.SendJitterS
+	}
 	if err := checkSettings(&set); err != nil {
 		return nil, err
 	}

@@ -105,8 +105,9 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	if haveHeadline {
 		set.SACK = set.SACK || hl.SACK
 	}
+	set.JitterS = sc.SendJitterS
 	if sc.DropRule == model.DropProportional {
-		set.JitterS = phaseJitterS(sc)
+		set.JitterS = math.Max(phaseJitterS(sc), sc.SendJitterS)
 	}
 	groups := independentGroups(sc)
 	var fl, pk *model.Result
@@ -186,8 +187,11 @@ func (v *Report) notes(haveHeadline bool) {
 		}
 		v.Notes = append(v.Notes, "packet senders use SACK recovery: "+why)
 	}
-	if v.JitterS > 0 {
+	switch {
+	case v.JitterS > 0 && v.DropRule == string(model.DropProportional):
 		v.Notes = append(v.Notes, fmt.Sprintf("drop rule proportional: packet senders hold each packet a further U(0, %.3g ms), two packet times at the slowest link, against drop-tail phase effects", 1e3*v.JitterS))
+	case v.JitterS > 0:
+		v.Notes = append(v.Notes, fmt.Sprintf("send_jitter: packet senders hold each packet a further U(0, %.3g ms), against drop-tail phase effects", 1e3*v.JitterS))
 	}
 	for r, f := range v.Packet.Flows {
 		if n := f.Timeouts; n > 0 || v.Fluid.Flows[r].Timeouts > 0 {
