@@ -66,7 +66,8 @@ func init() {
 			Real(&a.p.ackRatio, "ack_ratio", 1, "packets/ACK", 1, 16, "Linux 2.6.2x bictcp_acked as ns-2.35 runs it: delayed_ack stuck at 31/16",
 				"the implementation's delayed-ACK estimate: cnt is divided by it above the low window"),
 			Switch(&a.p.timeoutReset, "timeout_reset", 0, "Linux tcp_bic.c bictcp_state (TCP_CA_Loss)",
-				"1: a timeout forgets W_max and the first loss"))
+				"1: a timeout forgets W_max and the first loss"),
+			onePerAckParam(&a.p.perAck, "ns-3.37 TcpBic::IncreaseWindow (1)"))
 		a.Require(Ordered("s_min", &a.p.sMin, "s_max", &a.p.sMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &bicRule{p: a.p} }}
 		return a
@@ -82,7 +83,7 @@ func wholeNumber(d ParamDef) ParamDef {
 type bicParams struct {
 	beta, sMax, sMin, low, fastConvergence      float64
 	b, smooth, whole, startup, offset, ackRatio float64
-	timeoutReset                                float64
+	timeoutReset, perAck                        float64
 }
 
 type bic struct {
@@ -107,6 +108,7 @@ func (a *bic) NewFluid(c FlowConfig) FluidLaw {
 func (a *bic) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	r := &bicRule{p: a.p}
+	w.OnePerAck = a.p.perAck == 1
 	return &bicEvent{windowEvent: &windowEvent{cwnd: cwnd, win: w, rule: r}, r: r}
 }
 
@@ -334,7 +336,7 @@ func (a *bic) Variants() []Variant {
 			"LowWnd 14 (Reno below 14: low_window 13 in whole packets), SmoothPart 5, cnt ≤ 20 before the first loss, " +
 			"one packet per cnt + 1 ACKs (m_cWndCnt > cnt), fast convergence W_max = Beta·W",
 			Params: map[string]float64{"beta": 0.8, "b": 4, "s_max": 16, "low_window": 13, "smooth_part": 5,
-				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "fast_convergence": 2},
+				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "fast_convergence": 2, "ss_per_ack": 1},
 			Recovery: RecoveryPRR},
 	}
 }

@@ -75,7 +75,8 @@ func init() {
 			Real(&h.p.pipe, "pipe_deficit", 0, "packets", 0, 100, "ns-3.37 TcpSocketBase::EnterRecovery (BytesInFlight with SACK: 2)",
 				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
 			Switch(&h.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
-				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"))
+				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
+			onePerAckParam(&h.p.perAck, "ns-3.37 TcpHighSpeed (TcpNewReno::SlowStart) (1)"))
 		h.WindowLaw = WindowLaw{Rule: h.rule, Memoryless: true}
 		return h
 	})
@@ -144,7 +145,7 @@ var highSpeedTable = sync.OnceValue(func() []hsRow {
 	return rows
 })
 
-type highSpeedParams struct{ table, whole, pipe, exitAck float64 }
+type highSpeedParams struct{ table, whole, pipe, exitAck, perAck float64 }
 
 type highSpeed struct {
 	Base
@@ -156,6 +157,7 @@ var (
 	_ Algorithm          = (*highSpeed)(nil)
 	_ Varianter          = (*highSpeed)(nil)
 	_ AckStepper         = (*highSpeedRule)(nil)
+	_ PerAckSlowStarter  = (*highSpeedRule)(nil)
 	_ ResponseReferencer = (*highSpeed)(nil)
 	_ ConvergeReferencer = (*highSpeed)(nil)
 )
@@ -220,6 +222,8 @@ func (r *highSpeedRule) ExitAck() bool { return r.p.exitAck == 1 }
 // grows (whole_packets = 2).
 func (r *highSpeedRule) StepsAcks() bool { return r.p.whole == 2 }
 
+func (r *highSpeedRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
+
 // row is the table row governing window w (Linux: the first row whose window is ≥ w).
 func (r *highSpeedRule) row(w float64) hsRow {
 	i := sort.Search(len(r.rows), func(i int) bool { return r.rows[i].w >= w })
@@ -280,6 +284,6 @@ func (a *highSpeed) Variants() []Variant {
 		{Name: "linux", Source: "Linux 2.6.2x tcp_highspeed.c (ns-2.35 TCP/Linux): hstcp_aimd_vals (RFC 3649 Appendix B, md in 1/256); hstcp_cong_avoid snd_cwnd_cnt += ai + 1; hstcp_ssthresh cwnd − (cwnd·md) >> 8",
 			Params: map[string]float64{"table": 1, "whole_packets": 1}, Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed: TableLookupA per segment acked against the window in segments; GetSsThresh (1 − TableLookupB)·BytesInFlight",
-			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2, "exit_ack": 1}, Recovery: RecoveryPRR},
+			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1}, Recovery: RecoveryPRR},
 	}
 }

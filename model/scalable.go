@@ -47,7 +47,8 @@ func init() {
 			Real(&a.p.pipe, "pipe_deficit", 0, "packets", 0, 100, "ns-3.37 TcpSocketBase::EnterRecovery (BytesInFlight with SACK: 2)",
 				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
 			Switch(&a.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
-				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"))
+				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
+			onePerAckParam(&a.p.perAck, "ns-3.37 TcpScalable (TcpNewReno::SlowStart) (1)"))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{p: a.p} }, Memoryless: true}
 		return a
 	})
@@ -64,7 +65,7 @@ func wholeParam(d ParamDef) ParamDef {
 // is taken a nano-packet up.
 func wholePackets(w float64) float64 { return math.Floor(w + 1e-9) }
 
-type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck float64 }
+type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck, perAck float64 }
 
 type scalable struct {
 	Base
@@ -77,6 +78,8 @@ var (
 	_ Varianter          = (*scalable)(nil)
 	_ ResponseReferencer = (*scalable)(nil)
 	_ ConvergeReferencer = (*scalable)(nil)
+	_ PerAckSlowStarter  = (*scalableRule)(nil)
+	_ RemainderDiscarder = (*scalableRule)(nil)
 )
 
 // NewEvent is the window law's event face with a rule that counts ⌊W⌋ (the fluid face's
@@ -130,6 +133,8 @@ func (r *scalableRule) ExitAck() bool { return r.p.exitAck == 1 }
 // DiscardsRemainder: ns-3.37's TcpScalable (whole_packets 2) clears its ACK counter after
 // every increase, so an ACK of several segments keeps only the whole packets they make.
 func (r *scalableRule) DiscardsRemainder() bool { return r.p.whole == 2 }
+
+func (r *scalableRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 
 // countedWindow is the window a whole-packet ACK counter is compared with: ⌊W⌋ in the event
 // face, W − ½ in the fluid face (at least one packet).
@@ -192,7 +197,7 @@ func (a *scalable) Variants() []Variant {
 			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpScalable: CongestionAvoidance +1 per min(cwnd, AIFactor 50) segments acked; GetSsThresh (1 − MDFactor 0.125)·BytesInFlight",
-			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1},
+			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1},
 			Recovery: RecoveryPRR},
 	}
 }

@@ -50,13 +50,14 @@ func init() {
 			Switch(&v.p.lag, "epoch_lag", 0, "Brakmo & Peterson 1995, ns-3.37 TcpVegas (0); Linux tcp_vegas_cong_avoid beg_snd_cwnd (1)",
 				"1: each decision moves the window one packet towards the previous decision's window ± 1 (one packet per two RTTs); 0: the current window ± 1"),
 			Real(&v.p.raise, "ssthresh_raise", 0, "1", 0, 1, "Reno (0); ns-3.37 TcpVegas::IncreaseWindow max(ssthresh, 3·cwnd/4) (0.75)",
-				"0: a loss halves the window; > 0: each decision raises ssthresh to this fraction of the window and a loss leaves max(min(ssthresh, W − 1), 2)"))
+				"0: a loss halves the window; > 0: each decision raises ssthresh to this fraction of the window and a loss leaves max(min(ssthresh, W − 1), 2)"),
+			onePerAckParam(&v.p.perAck, "ns-3.37 TcpVegas (TcpNewReno::SlowStart) (1)"))
 		v.Require(Ordered("alpha", &v.p.alpha, "beta", &v.p.beta))
 		return v
 	})
 }
 
-type vegasParams struct{ alpha, beta, gamma, lag, raise float64 }
+type vegasParams struct{ alpha, beta, gamma, lag, raise, perAck float64 }
 
 type vegas struct {
 	Base
@@ -112,6 +113,7 @@ func (v *vegas) NewFluid(c FlowConfig) FluidLaw {
 
 func (v *vegas) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
+	w.OnePerAck = v.p.perAck == 1
 	return &vegasEvent{cwnd: cwnd, win: w, p: v.p, prev: cwnd}
 }
 
@@ -381,7 +383,7 @@ func (v *vegas) Variants() []Variant {
 			Params:   map[string]float64{"epoch_lag": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpVegas: IncreaseWindow ssthresh = max(ssthresh, 3·cwnd/4); GetSsThresh max(min(ssthresh, cwnd − 1), 2)",
-			Params:   map[string]float64{"ssthresh_raise": 0.75},
+			Params:   map[string]float64{"ssthresh_raise": 0.75, "ss_per_ack": 1},
 			Recovery: RecoveryPRR},
 	}
 }

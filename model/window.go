@@ -50,6 +50,19 @@ type Window struct {
 	Ssthresh  float64 // packets; +Inf until the first loss when neither a threshold nor a receiver window is set
 	SlowStart bool
 	MaxCwnd   float64 // packets; +Inf when the flow has no receiver-window cap
+	// OnePerAck makes slow start add one packet per ACK however many it acknowledges, as
+	// RFC 5681 (§3.1) and ns-3.37's TcpNewReno::SlowStart do; false adds every packet it
+	// acknowledges up to ssthresh (Linux since 3.x, ns-3's TcpLinuxReno). It matters for an
+	// ACK of many packets: after a timeout with SACK, the retransmission's covers everything
+	// SACKed since.
+	OnePerAck bool
+}
+
+// onePerAckParam is the parameter that sets Window.OnePerAck, for the laws whose ns-3 class
+// slow-starts as TcpNewReno does.
+func onePerAckParam(v *float64, source string) ParamDef {
+	return Switch(v, "ss_per_ack", 0, source,
+		"1: slow start adds one packet per ACK, however many it acknowledges (RFC 5681); 0: every packet it acknowledges, up to ssthresh")
 }
 
 // NewWindow resolves a flow's initial window and threshold: cwnd defaults to 1 packet
@@ -124,11 +137,21 @@ func (w *Window) Timeout(cwnd float64) float64 {
 }
 
 // AckSlowStart is the event face of slow start (Linux tcp_slow_start): one packet per
-// packet acknowledged, up to ssthresh. It returns the acknowledged packets left over for
-// congestion avoidance.
+// packet acknowledged, up to ssthresh, or one per ACK (OnePerAck). It returns the
+// acknowledged packets left over for congestion avoidance.
 func (w *Window) AckSlowStart(cwnd *float64, acked float64) float64 {
 	if !w.SlowStart {
 		return acked
+	}
+	if w.OnePerAck && acked > 1 {
+		// TcpNewReno::SlowStart: one segment, the rest to congestion avoidance only if
+		// the window has reached ssthresh.
+		*cwnd++
+		if *cwnd < w.Ssthresh {
+			return 0
+		}
+		w.SlowStart = false
+		return acked - 1
 	}
 	next := *cwnd + acked
 	if next < w.Ssthresh {

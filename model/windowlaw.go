@@ -63,7 +63,21 @@ func (l WindowLaw) NewFluid(c FlowConfig) FluidLaw {
 // NewEvent is the event face.
 func (l WindowLaw) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
-	return &windowEvent{cwnd: cwnd, win: w, rule: l.Rule(), restart: l.RestartAfterLoss}
+	r := l.Rule()
+	w.OnePerAck = slowStartsPerAck(r)
+	return &windowEvent{cwnd: cwnd, win: w, rule: r, restart: l.RestartAfterLoss}
+}
+
+// PerAckSlowStarter is implemented by window rules whose implementation slow-starts by one
+// packet per ACK (Window.OnePerAck): the event face applies it.
+type PerAckSlowStarter interface {
+	SlowStartPerAck() bool
+}
+
+// slowStartsPerAck reports whether rule r is a PerAckSlowStarter that does.
+func slowStartsPerAck(r WindowRule) bool {
+	s, ok := r.(PerAckSlowStarter)
+	return ok && s.SlowStartPerAck()
 }
 
 // RecoveryExitAcker is implemented by window rules whose implementation hands the
