@@ -24,7 +24,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			dy[st.content] = l.contentRate(st)
 		}
 		dy[o+lvDeparted] = l.depart
-		dy[o+lvQueueTime] = yd[o+lvQueue]
+		dy[o+lvQueueTime] = math.Max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
 		if l.mode == queueFull {
 			dy[o+lvDropped] = math.Max(l.arrive-l.capBps, 0)
 		}

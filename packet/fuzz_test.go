@@ -9,7 +9,8 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// FuzzRun runs small random scenarios (internal/scengen, with SACK and jitter) and checks
+// FuzzRun runs small random scenarios (internal/scengen, with SACK, lost-retransmission
+// detection and jitter) and checks
 // that every one that validates runs without panicking, marshals (no NaN or Inf) and keeps
 // the invariants every engine keeps (model.Result.CheckInvariants).
 func FuzzRun(f *testing.F) {
@@ -24,6 +25,7 @@ func FuzzRun(f *testing.F) {
 			return
 		}
 		set := Settings{Seed: seed, SampleS: 0.25, MaxEvents: 5_000_000, SACK: knobs&32 == 32}
+		set.LostRetransmit = set.SACK && seed&1 == 1
 		if knobs&64 == 64 {
 			set.JitterS = 0.001 * float64(capKbps%7)
 		}
