@@ -10,9 +10,9 @@ import (
 )
 
 // FuzzRun runs small random scenarios (internal/scengen, with SACK, lost-retransmission
-// detection and jitter) and checks
-// that every one that validates runs without panicking, marshals (no NaN or Inf) and keeps
-// the invariants every engine keeps (model.Result.CheckInvariants).
+// detection and jitter) and checks that every one that validates runs without panicking,
+// marshals (no NaN or Inf) and keeps the invariants every engine keeps
+// (model.Result.CheckInvariants).
 func FuzzRun(f *testing.F) {
 	f.Add(uint64(1), uint8(2), uint8(1), uint16(500), uint8(0), uint8(3))
 	f.Add(uint64(2), uint8(1), uint8(3), uint16(10), uint8(1), uint8(200))
