@@ -122,8 +122,9 @@ func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
 	}
 }
 
-// Guard is the largest of the pending switches: the round's end, the phase's end, Drain's
-// end, ProbeRTT's start and end.
+// Guard is the largest of the pending switches: the round's end, the phase's end, the
+// arrival of a phase's flight (its delivery-rate sample), Drain's end, ProbeRTT's start
+// and end.
 func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
 	g := o.Now - f.roundEnd
 	switch f.mode {
