@@ -55,12 +55,13 @@ func init() {
 			Switch(&a.p.resetDwnd, "reset_dwnd", 0, "Tan et al. 2006 (0); Linux tcp_compound_cong_avoid after tcp_reno_ssthresh (1)",
 				"a loss leaves win·(1 − β); 1: all of it Reno, dwnd 0, unless the Reno part and dwnd each fit in it (then dwnd is kept); 0: dwnd = win·(1 − β) − cwnd/2"),
 			Switch(&a.p.stale, "stale_epoch", 0, "Tan et al. 2006 (0); Linux tcp_compound_state and tcp_compound_cong_avoid (1)",
-				"1: a loss at win adds to dwnd once the increment at (2 − β)·win less that at (1 − β)·win, the stale first update after recovery; 0: nothing"))
+				"1: a loss at win adds to dwnd once the increment at (2 − β)·win less that at (1 − β)·win, the stale first update after recovery; 0: nothing"),
+			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
 		return a
 	})
 }
 
-type compoundParams struct{ alpha, k, beta, gamma, zeta, integer, resetDwnd, stale float64 }
+type compoundParams struct{ alpha, k, beta, gamma, zeta, integer, resetDwnd, stale, perAck float64 }
 
 type compound struct {
 	Base
@@ -88,6 +89,7 @@ func (a *compound) NewFluid(c FlowConfig) FluidLaw {
 
 func (a *compound) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
+	w.OnePerAck = a.p.perAck == 1
 	return &compoundEvent{cwnd: cwnd, win: w, p: a.p}
 }
 
@@ -236,7 +238,7 @@ func (e *compoundEvent) OnTimeout(Observation) {
 func (a *compound) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "ns-2.35 tcp/linux/src/tcp_compound.c (Linux 2.6.22 module): tcp_compound_cong_avoid qroot(old_wnd³) >> 3 − 1 per RTT, dwnd reset after a loss, a stale first update; tcp_reno_ssthresh, min_cwnd",
-			Params:   map[string]float64{"integer_increment": 1, "reset_dwnd": 1, "stale_epoch": 1},
+			Params:   map[string]float64{"integer_increment": 1, "reset_dwnd": 1, "stale_epoch": 1, "ss_per_ack": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 	}
 }

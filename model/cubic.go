@@ -59,13 +59,14 @@ func init() {
 			Real(&a.p.friendlyAlpha, "friendly_alpha", 0, "packets/RTT", 0, 10, "RFC 9438 §4.3 (0: 3(1−β)/(1+β), then 1 from cwnd_prior); Linux 2.6.2x tcp_cubic.c 8/23, one per (cwnd·beta_scale) >> 3 ACKs, beta_scale 23",
 				"> 0: the Reno-friendly estimate grows by this many packets per RTT throughout, without RFC 9438's step to 1 at cwnd_prior"),
 			Switch(&a.p.timeoutReset, "timeout_reset", 0, "RFC 9438 (0); Linux tcp_cubic.c bictcp_state → bictcp_reset at TCP_CA_Loss, ns-3.37 TcpCubic CubicReset at CA_LOSS (1)",
-				"1: a timeout sets ssthresh to β·W and forgets W_max, as if no loss had happened; 0: ssthresh W/2, W_max kept"))
+				"1: a timeout sets ssthresh to β·W and forgets W_max, as if no loss had happened; 0: ssthresh W/2, W_max kept"),
+			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
 		return a
 	})
 }
 
 type cubicParams struct {
-	c, beta, fastConvergence, friendly, friendlyAlpha, hystart, cntClamp, cntForced, timeoutReset float64
+	c, beta, fastConvergence, friendly, friendlyAlpha, hystart, cntClamp, cntForced, timeoutReset, perAck float64
 }
 
 type cubic struct {
@@ -105,6 +106,7 @@ func (a *cubic) NewFluid(c FlowConfig) FluidLaw {
 
 func (a *cubic) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
+	w.OnePerAck = a.p.perAck == 1
 	return &cubicEvent{cwnd: cwnd, win: w, hy: newHystart(), cubicEpoch: newCubicEpoch(a.p)}
 }
 
@@ -371,7 +373,7 @@ func (a *cubic) Variants() []Variant {
 		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
 			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor), Reno estimate 8/23 a round (beta_scale 23), " +
 			"cnt = 50 before the first loss, bictcp_reset at a timeout (bictcp_state)",
-			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1}},
+			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1, "ss_per_ack": 1}},
 		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart, CntClamp 20, CubicReset at a timeout",
 			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1, "cnt_clamp": 20, "timeout_reset": 1}},
 	}

@@ -38,14 +38,15 @@ func init() {
 			Switch(&a.p.openClock, "open_clock", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_state, last_cong at TCP_CA_Open (1)",
 				"1: Δ counts from the end of the loss's recovery (the counted form and the packet engine); 0: from the loss"),
 			Switch(&a.p.ackCount, "ack_count", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_cong_avoid snd_cwnd_cnt (1)",
-				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"))
+				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"),
+			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
 		return a
 	})
 }
 
-type htcpParams struct{ deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount float64 }
+type htcpParams struct{ deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, perAck float64 }
 
 type htcp struct {
 	Base
@@ -54,10 +55,13 @@ type htcp struct {
 }
 
 var (
-	_ Algorithm      = (*htcp)(nil)
-	_ Varianter      = (*htcp)(nil)
-	_ RecoveryOpener = (*htcpRule)(nil)
+	_ Algorithm         = (*htcp)(nil)
+	_ Varianter         = (*htcp)(nil)
+	_ RecoveryOpener    = (*htcpRule)(nil)
+	_ PerAckSlowStarter = (*htcpRule)(nil)
 )
+
+func (r *htcpRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 
 type htcpRule struct {
 	p        htcpParams
@@ -124,7 +128,7 @@ func (a *htcp) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
 			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, Δ_L 1 s, Δ from the return to TCP_CA_Open (htcp_state); no min_cwnd",
-			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1},
+			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1, "ss_per_ack": 1},
 			Recovery: RecoveryLinux},
 	}
 }

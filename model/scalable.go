@@ -48,7 +48,7 @@ func init() {
 				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
 			Switch(&a.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
 				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
-			onePerAckParam(&a.p.perAck, "ns-3.37 TcpScalable (TcpNewReno::SlowStart) (1)"))
+			onePerAckParam(&a.p.perAck, "ns-3.37 TcpScalable (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{p: a.p} }, Memoryless: true}
 		return a
 	})
@@ -194,7 +194,7 @@ func (p *scalableParams) acksPerPacket(n float64) float64 {
 func (a *scalable) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_scalable.c (ns-2.35 TCP/Linux): tcp_scalable_cong_avoid +1 when snd_cwnd_cnt exceeds min(cwnd, TCP_SCALABLE_AI_CNT 50); tcp_scalable_ssthresh cwnd − cwnd>>3",
-			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0},
+			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0, "ss_per_ack": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpScalable: CongestionAvoidance +1 per min(cwnd, AIFactor 50) segments acked; GetSsThresh (1 − MDFactor 0.125)·BytesInFlight",
 			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1},

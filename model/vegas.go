@@ -51,7 +51,7 @@ func init() {
 				"1: each decision moves the window one packet towards the previous decision's window ± 1 (one packet per two RTTs); 0: the current window ± 1"),
 			Real(&v.p.raise, "ssthresh_raise", 0, "1", 0, 1, "Reno (0); ns-3.37 TcpVegas::IncreaseWindow max(ssthresh, 3·cwnd/4) (0.75)",
 				"0: a loss halves the window; > 0: each decision raises ssthresh to this fraction of the window and a loss leaves max(min(ssthresh, W − 1), 2)"),
-			onePerAckParam(&v.p.perAck, "ns-3.37 TcpVegas (TcpNewReno::SlowStart) (1)"))
+			onePerAckParam(&v.p.perAck, "ns-3.37 TcpVegas (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"))
 		v.Require(Ordered("alpha", &v.p.alpha, "beta", &v.p.beta))
 		return v
 	})
@@ -380,7 +380,7 @@ func (e *vegasEvent) threshold() float64 {
 func (v *vegas) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_vegas.c (ns-2.35 TCP/Linux): tcp_vegas_cong_avoid steps towards beg_snd_cwnd ± 1; tcp_reno_ssthresh, min_cwnd",
-			Params:   map[string]float64{"epoch_lag": 1},
+			Params:   map[string]float64{"epoch_lag": 1, "ss_per_ack": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpVegas: IncreaseWindow ssthresh = max(ssthresh, 3·cwnd/4); GetSsThresh max(min(ssthresh, cwnd − 1), 2)",
 			Params:   map[string]float64{"ssthresh_raise": 0.75, "ss_per_ack": 1},
