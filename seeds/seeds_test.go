@@ -159,7 +159,7 @@ var knownGaps = map[string]map[string]string{
 		"mean_queue_pkts link bottleneck": "idem",
 	},
 	"modern-bbr-random-loss": {
-		"mean_queue_pkts link bottleneck": "BBR alone at 1% loss: the fluid queue is 11.9 packets, the packet engine's 20.1 (1.4 and 2.4 ms of a 40 ms path). The fluid queue is what a probe builds and the drain phase after it removes; the packet queue keeps about the quantization budget (3 TSO bursts of 8) between probes, as BtlBw, the maximum of per-ACK samples disturbed by losses and retransmissions, sits 2.7% above the link's rate and pacing at 0.99 of it does not drain",
+		"mean_queue_pkts link bottleneck": "BBR alone at 1% loss: the fluid queue is 11.9 packets, the packet engine's 20.1 (1.4 and 2.4 ms of a 40 ms path). The fluid queue is what a probe builds and the drain phase after it removes. The packet BtlBw is the link's rate (8562 packets/s of 1460 bytes), so pacing at 0.99 of it drains 1% of the link between probes; what keeps the packet queue at about 20 packets (the quantization budget, 3 TSO bursts of 8, at which Drain's phase ends early, is one candidate) is not diagnosed",
 	},
 	"parking-lot": {
 		"mean_cwnd_pkts flow 2":      "Vegas on the RED hop h2: 240 packets and 34.8 Mb/s in the fluid, 181 and 26.0 in the packet engine, with 14 loss events against 21 and 2 timeouts against 8. The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue (0.77 packets against 1.52) cannot see. With the packet senders' send jitter (send_jitter, two packet times) the long flow, x1 and x4 agree; without it a drop-tail phase effect at h3 cost the long flow 7 packets an overflow, 28 timeouts and 64% of its throughput",
