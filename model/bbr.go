@@ -111,6 +111,7 @@ var (
 	_ ResponseReferencer = (*bbr)(nil)
 	_ FluidLaw           = (*bbrFluid)(nil)
 	_ FluidPacer         = (*bbrFluid)(nil)
+	_ RecoveryEnder      = (*bbrFluid)(nil)
 	_ EventLaw           = (*bbrEvent)(nil)
 	_ RateSampler        = (*bbrEvent)(nil)
 	_ Pacer              = (*bbrEvent)(nil)

@@ -268,6 +268,15 @@ func (f *bbrFluid) OnLoss(x []float64, o Observation) {
 	f.Switch(x, o) // a probing phase past its length ends now: its guard must not start positive
 }
 
+// EndRecovery restores the window of before the recovery, as a packet sender does when
+// its recovery ends (bbr_set_cwnd_to_recover_or_restore); the hybrid-recovery form calls
+// it where the recovery's last hole is repaired.
+func (f *bbrFluid) EndRecovery(x []float64, _ Observation) {
+	if f.mode != bbrProbeRTT {
+		x[0] = math.Min(math.Max(x[0], f.priorCwnd), f.maxCwnd)
+	}
+}
+
 // OnTimeout restarts from one packet.
 func (f *bbrFluid) OnTimeout(x []float64, o Observation) {
 	f.saveCwnd(x[0], false)
