@@ -51,7 +51,8 @@ import (
 // slows down even while another flow keeps the queue full. W grows at the delivery rate
 // towards its target (×ln2 in Startup, where a packet sender's ACKs of a doubling flight
 // double it each round) and is cut to it at every round's end; a loss cuts it to the
-// packets in flight.
+// packets in flight, and the window of before the recovery comes back where the
+// hybrid-recovery form ends the recovery (RecoveryEnder).
 func init() {
 	Register("bbr", func() Algorithm {
 		a := &bbr{}
