@@ -51,15 +51,17 @@ type Window struct {
 	SlowStart bool
 	MaxCwnd   float64 // packets; +Inf when the flow has no receiver-window cap
 	// OnePerAck makes slow start add one packet per ACK however many it acknowledges, as
-	// RFC 5681 (§3.1) and ns-3.37's TcpNewReno::SlowStart do; false adds every packet it
+	// RFC 5681 (§3.1), ns-3.37's TcpNewReno::SlowStart and ns-2.35 TCP/Linux's
+	// tcp_slow_start do; false adds every packet it
 	// acknowledges up to ssthresh (Linux since 3.x, ns-3's TcpLinuxReno). It matters for an
 	// ACK of many packets: after a timeout with SACK, the retransmission's covers everything
 	// SACKed since.
 	OnePerAck bool
 }
 
-// onePerAckParam is the parameter that sets Window.OnePerAck, for the laws whose ns-3 class
-// slow-starts as TcpNewReno does.
+// onePerAckParam is the parameter that sets Window.OnePerAck, for the laws whose
+// implementations slow-start by one packet per ACK (ns-3's TcpNewReno-derived classes and
+// TcpBic, ns-2.35 TCP/Linux's modules).
 func onePerAckParam(v *float64, source string) ParamDef {
 	return Switch(v, "ss_per_ack", 0, source,
 		"1: slow start adds one packet per ACK, however many it acknowledges (RFC 5681); 0: every packet it acknowledges, up to ssthresh")

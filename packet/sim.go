@@ -47,9 +47,9 @@ type Settings struct {
 	// LostRetransmit makes a SACK sender detect every lost retransmission when a packet
 	// sent after it is acknowledged or SACKed (paths do not reorder), and send it again at
 	// once, as Linux does (tcp_mark_lost_retrans, then RACK) instead of waiting for the
-	// timer or for its hole to become the first (signals.go). With random loss p a window of W packets loses about p·(pW)
-	// retransmissions per round trip; BBR, which keeps its rate through such loss, needs it
-	// to keep the link. Default false; it needs SACK.
+	// timer or for its hole to become the first (signals.go). With random loss p a window
+	// of W packets loses about p·(pW) retransmissions per round trip; BBR, which keeps its
+	// rate through such loss, needs it to keep the link. Default false; it needs SACK.
 	LostRetransmit bool
 }
 
