@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,9 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', 12, 64) }
 func EmitNS2(e *Experiment) (string, error) {
 	if err := e.Validate(); err != nil {
 		return "", err
+	}
+	if e.Kind == KindScenario {
+		return "", fmt.Errorf("%w: ns-2.35 has no CoDel, PIE, FQ-CoDel, DCTCP or BBR: scenario experiments run in ns-3", ErrUnsupported)
 	}
 	d := ns2Data{
 		Banner: banner, NS2Version: NS2Version, Title: e.Name, ScriptName: NS2Script, TraceName: NS2Trace,
@@ -210,7 +214,21 @@ func NS3Args(e *Experiment) ([]string, error) {
 		"--bw=" + num(e.BandwidthBps), "--delay=" + num(e.DelayS), "--buffer=" + strconv.Itoa(e.BufferPkts),
 		"--lossP=" + num(e.LossP), "--mss=" + num(e.MSSBytes), "--starts=" + strings.Join(starts, ","),
 		"--seed=" + strconv.FormatUint(seed, 10), "--stopTime=" + num(e.DurationS),
-		"--stopLosses=" + strconv.Itoa(e.StopLosses), "--delAck=1", "--sack=true", "--timestamps=true",
+		"--stopLosses=" + strconv.Itoa(e.StopLosses), "--delAck=1", fmt.Sprintf("--sack=%t", !e.NoSACK), "--timestamps=true",
+	}
+	if e.Kind == KindScenario {
+		args = append(args, "--queueStats=true", fmt.Sprintf("--tcpEcn=%t", e.ECN))
+		// A DCTCP receiver echoes each CE mark as RFC 8257 §3.2 says: in ns-3 that is the
+		// receiving socket's TcpDctcp; under ns-3's default a TcpDctcp sender is never told.
+		if slices.ContainsFunc(e.Flows, func(f Flow) bool { return f.Algorithm == "dctcp" }) {
+			args = append(args, "--receiverAlgo=TcpDctcp")
+		}
+	}
+	if e.Queue != nil {
+		args = append(args, e.Queue.args()...)
+	}
+	if e.SndBufBytes > 0 {
+		args = append(args, "--sndBuf="+strconv.Itoa(e.SndBufBytes))
 	}
 	if e.InitialCwnd > 0 {
 		args = append(args, "--initCwnd="+strconv.Itoa(e.InitialCwnd))

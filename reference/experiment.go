@@ -34,6 +34,7 @@ const (
 	KindResponse = "response" // one flow, uniform random loss, whole loss cycles measured
 	KindConverge = "converge" // one flow from slow start: first loss, time back to the BDP
 	KindFairness = "fairness" // N flows on seed 000's dumbbell
+	// KindScenario (scenario.go): a one-link tcpfluid scenario with its queue discipline.
 )
 
 // Topologies.
@@ -97,6 +98,14 @@ type Experiment struct {
 	MeasureFromS float64 `json:"measure_from_s,omitempty"`
 	// Params are ns-2 set_ca_param values: Params["cubic"]["beta"] = 717.
 	Params map[string]map[string]int `json:"params,omitempty"`
+	// Scenario experiments (scenario.go): the tcpfluid scenario's name, the bottleneck's
+	// queue disc, whether the senders negotiate ECN, whether SACK is off, and the send
+	// buffer in bytes (0: 1 GiB, as the other experiments have it).
+	Scenario    string     `json:"scenario,omitempty"`
+	Queue       *QueueDisc `json:"queue,omitempty"`
+	ECN         bool       `json:"ecn,omitempty"`
+	NoSACK      bool       `json:"no_sack,omitempty"`
+	SndBufBytes int        `json:"snd_buf_bytes,omitempty"`
 }
 
 // RTTS is the round-trip propagation time of flow i, s.
@@ -111,9 +120,9 @@ func (e *Experiment) RTTS(i int) float64 {
 func (e *Experiment) Validate() error {
 	bad := func(f string, a ...any) error { return fmt.Errorf("%w: %s", ErrExperiment, fmt.Sprintf(f, a...)) }
 	switch e.Kind {
-	case KindResponse, KindConverge, KindFairness:
+	case KindResponse, KindConverge, KindFairness, KindScenario:
 	default:
-		return bad("kind %q, want response, converge or fairness", e.Kind)
+		return bad("kind %q, want response, converge, fairness or scenario", e.Kind)
 	}
 	if e.Topology != TopoSingle && e.Topology != TopoDumbbell {
 		return bad("topology %q, want single or dumbbell", e.Topology)

@@ -79,6 +79,7 @@ type Measurement struct {
 	Response   *ResponseStats `json:"response,omitempty"`
 	Converge   *ConvergeStats `json:"converge,omitempty"`
 	Fairness   *FairnessStats `json:"fairness,omitempty"`
+	Scenario   *ScenarioStats `json:"scenario,omitempty"`
 	// Spec is the experiment as it was run (Run sets it), so that a point can be re-run.
 	Spec *Experiment `json:"spec,omitempty"`
 }
@@ -108,6 +109,8 @@ func Measure(e *Experiment, r *Run) (*Measurement, error) {
 		m.Converge = convergeStats(e, r.Flows[0])
 	case KindFairness:
 		m.Fairness, err = fairnessStats(e, r)
+	case KindScenario:
+		m.Scenario, err = scenarioStats(e, r)
 	}
 	return m, err
 }

@@ -48,6 +48,16 @@ type FlowRun struct {
 	// when it came back to the watched window after falling below it (NaN: never).
 	MinAfterPkts float64
 	BackS        float64
+	// ECNReductions are the window reductions for ECN marks (ns-3: entries into CA_CWR).
+	ECNReductions int
+}
+
+// QueueRun is the bottleneck's queue over a run (ns-3's Q record): ∫ packets waiting dt
+// (queue disc and device queue, packet·s) up to TS, the data packets the bottleneck sent,
+// the queue disc's summed sojourn times (s) over the packets it dequeued, its drops and
+// the device's, and its ECN marks.
+type QueueRun struct {
+	TS, QueueTimePktS, TxDataPkts, SojournSumS, Dequeued, Drops, Marks float64
 }
 
 // Run is a parsed simulator run.
@@ -56,6 +66,7 @@ type Run struct {
 	Config    map[string]string
 	Flows     []FlowRun
 	Drops     float64 // packets the loss model dropped
+	Queue     *QueueRun
 }
 
 func fields(line string) []string { return strings.Fields(line) }
@@ -139,6 +150,21 @@ func ParseNS3(r io.Reader) (*Run, error) {
 				return nil, err
 			}
 			fr.Samples = append(fr.Samples, Sample{TS: atof(f[1]), AckedPkts: atof(f[3]), CwndPkts: atof(f[4])})
+		case "F":
+			if len(f) < 3 {
+				return nil, fmt.Errorf("%w: ns-3 output: short F record %q", ErrRun, sc.Text())
+			}
+			fr, err := flow(f[1])
+			if err != nil {
+				return nil, err
+			}
+			fr.ECNReductions, _ = strconv.Atoi(f[2])
+		case "Q":
+			if len(f) < 8 {
+				return nil, fmt.Errorf("%w: ns-3 output: short Q record %q", ErrRun, sc.Text())
+			}
+			run.Queue = &QueueRun{TS: atof(f[1]), QueueTimePktS: atof(f[2]), TxDataPkts: atof(f[3]), SojournSumS: atof(f[4]),
+				Dequeued: atof(f[5]), Drops: atof(f[6]), Marks: atof(f[7])}
 		case "E":
 			if len(f) < 9 {
 				return nil, fmt.Errorf("%w: ns-3 output: short E record %q", ErrRun, sc.Text())

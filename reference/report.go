@@ -30,7 +30,9 @@ type Row struct {
 	// RelErr: "fluid/ns2" is fluid / ns-2 − 1, and so on; fairness compares Jain's index as
 	// a difference (jain − jain), not a ratio.
 	RelErr map[string]float64 `json:"rel_err,omitempty"`
-	Notes  []string           `json:"notes,omitempty"`
+	// Metrics are a scenario experiment's comparisons (Quantity "metrics").
+	Metrics []ScenarioMetric `json:"metrics,omitempty"`
+	Notes   []string         `json:"notes,omitempty"`
 }
 
 // Report is `tcpfluid reference --format json`; each file of the reference set is one.

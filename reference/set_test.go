@@ -71,6 +71,12 @@ func TestReferenceSetShape(t *testing.T) {
 				if fs == nil || len(fs.Shares) < 2 || !(fs.Jain > 0 && fs.Jain <= 1+1e-9) || !(fs.Utilisation > 0.5 && fs.Utilisation <= 1.01) {
 					t.Errorf("%s: fairness %+v", name, fs)
 				}
+			case KindScenario:
+				s := m.Scenario
+				if s == nil || len(s.Flows) == 0 || m.Spec == nil || !(s.Utilisation > 0 && s.Utilisation <= 1.01) || !(s.MeanQueuePkts >= 0) ||
+					len(row.Metrics) == 0 || row.Fluid == nil || row.Packet == nil {
+					t.Errorf("%s: scenario %+v, %d metrics", name, s, len(row.Metrics))
+				}
 			}
 		}
 		if r.Kind == KindFairness {

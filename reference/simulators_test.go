@@ -34,6 +34,7 @@ var reRunPoints = []struct{ sim, file string }{
 	{NS2, "ns2/response-reno-p1e-3.json"},
 	{NS3, "ns3/response-cubic-p1e-2.json"},
 	{NS3, "ns3/response-reno-p1e-2.json"},
+	{NS3, "ns3/scenario-modern-dctcp-2.json"},
 }
 
 // storedPoint is the first measurement of sim in the set's file.
@@ -110,6 +111,8 @@ func TestReRun(t *testing.T) {
 			switch {
 			case stored.Converge != nil:
 				reproduces(t, e.Name, m.Converge, stored.Converge)
+			case stored.Scenario != nil && exact:
+				reproducesScenario(t, e.Name, m.Scenario, stored.Scenario)
 			case exact:
 				same(t, e.Name+" mean cwnd (packets)", m.Response.MeanCwndPkts, stored.Response.MeanCwndPkts)
 				same(t, e.Name+" 95% CI (packets)", m.Response.CI95Pkts, stored.Response.CI95Pkts)
@@ -143,6 +146,21 @@ func reproduces(t *testing.T, name string, got, want *ConvergeStats) {
 	}
 	if got.RecoveryS != nil {
 		same(t, name+" back at the BDP after (s)", *got.RecoveryS, *want.RecoveryS)
+	}
+}
+
+// reproducesScenario checks a scenario point: the queue, the marks and every flow, as stored.
+func reproducesScenario(t *testing.T, name string, got, want *ScenarioStats) {
+	t.Helper()
+	if got == nil || len(got.Flows) != len(want.Flows) {
+		t.Fatalf("%s: scenario measurement %+v, the set's has %d flows", name, got, len(want.Flows))
+	}
+	same(t, name+" mean queue (packets)", got.MeanQueuePkts, want.MeanQueuePkts)
+	same(t, name+" utilisation", got.Utilisation, want.Utilisation)
+	same(t, name+" ECN marks", got.MarkedPkts, want.MarkedPkts)
+	for i, f := range got.Flows {
+		same(t, fmt.Sprintf("%s flow %d goodput (bit/s)", name, i), f.GoodputBps, want.Flows[i].GoodputBps)
+		same(t, fmt.Sprintf("%s flow %d mean cwnd (packets)", name, i), f.MeanCwndPkts, want.Flows[i].MeanCwndPkts)
 	}
 }
 

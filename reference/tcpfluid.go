@@ -7,7 +7,10 @@ package reference
 
 import (
 	"context"
+	"slices"
 	"time"
+
+	pkt "github.com/tcpfluid/tcpfluid/packet"
 
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
@@ -57,7 +60,9 @@ type EngineStats struct {
 	Jain      float64              `json:"jain,omitempty"`
 	Shares    []float64            `json:"shares,omitempty"`
 	OverSeeds *response.SeedSpread `json:"over_seeds,omitempty"`
-	WallS     float64              `json:"wall_s"`
+	// Scenario: the scenario experiment's measurement.
+	Scenario *ScenarioStats `json:"scenario,omitempty"`
+	WallS    float64        `json:"wall_s"`
 }
 
 // FluidResponse is tcpfluid's fluid engine at a response point: response.MeasurePoint
@@ -164,4 +169,50 @@ func effectiveParams(algo string, params map[string]float64) map[string]float64 
 		out[p.Name] = p.Value
 	}
 	return out
+}
+
+// ScenarioWithParams is scenario sc with every flow's algorithm replaced by its variant of
+// the parameter set (TcpfluidAlgorithm): what tcpfluid runs beside ns-3.
+func ScenarioWithParams(sc *model.Scenario, set string) *model.Scenario {
+	out := *sc
+	out.Flows = append([]model.Flow(nil), sc.Flows...)
+	for i := range out.Flows {
+		out.Flows[i].Algorithm = TcpfluidAlgorithm(set, out.Flows[i].Algorithm)
+	}
+	return &out
+}
+
+// TcpfluidScenario runs scenario sc in both of tcpfluid's engines as `tcpfluid validate`
+// does (validate.Scenario: its fluid form, SACK and send jitter) and measures each as a
+// scenario experiment; the wall time is both engines'. Over FQ-CoDel, which the fluid
+// engine does not model (it has one queue per link), only the packet engine runs and fluid
+// is nil.
+func TcpfluidScenario(ctx context.Context, sc *model.Scenario, seed uint64) (fluid, packet *EngineStats, err error) {
+	t0 := time.Now()
+	if slices.ContainsFunc(sc.Links, func(l model.Link) bool { return l.Queue == model.QueueFQCoDel }) {
+		res, err := pkt.Run(ctx, sc, pkt.Settings{Seed: seed, SACK: sc.SACK, LostRetransmit: sc.LostRetransmit, JitterS: sc.SendJitterS})
+		if err != nil {
+			return nil, nil, err
+		}
+		ps, err := ScenarioStatsOf(sc, res)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, &EngineStats{Engine: "packet", Scenario: ps, WallS: time.Since(t0).Seconds()}, nil
+	}
+	v, err := validate.Scenario(ctx, sc, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	wall := time.Since(t0).Seconds()
+	fs, err := ScenarioStatsOf(sc, v.Fluid)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, err := ScenarioStatsOf(sc, v.Packet)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &EngineStats{Engine: "fluid", Form: v.Form, Scenario: fs, WallS: wall},
+		&EngineStats{Engine: "packet", Scenario: ps, WallS: wall}, nil
 }

@@ -33,7 +33,11 @@ func referenceCommand() *cli.Command {
 			"converge (one flow from the simulator's own slow start on a --bandwidth link with a 1-BDP " +
 			"drop-tail buffer: the first loss and the time until the window is back at the BDP), fairness " +
 			"(seed 000's dumbbell as `tcpfluid fairness` builds it: --mode same|rtt|friendliness (against --against ALGO:COUNT), a --buffer of BDPs, over " +
-			"--seeds, ns-2 with a random send jitter --jitter via overhead_; mean and spread). tcpfluid " +
+			"--seeds, ns-2 with a random send jitter --jitter via overhead_; mean and spread), scenario (ns-3 only: " +
+			"one-link scenarios, --builtin NAMES or --scenario FILE, with the link's queue as ns-3's queue disc — " +
+			"FifoQueueDisc, RedQueueDisc as DCTCP's step at K, CoDelQueueDisc, FqCoDelQueueDisc, PieQueueDisc — and " +
+			"every rate scaled so that ns-3's 54 header bytes leave the packet rate tcpfluid's; per algorithm the mean window, " +
+			"goodput and loss events, and the queue, queueing delay, utilisation and Jain's index, judged against ns-3). tcpfluid " +
 			"runs with the constants of --tcpfluid-params (linux: the modules ns-2 runs; ns3; default). " +
 			"--list prints which module each simulator runs for each algorithm and what each lacks. " +
 			"--emit DIR writes the scripts and programs (with build.sh and run.sh for ns-3) without " +
@@ -42,7 +46,9 @@ func referenceCommand() *cli.Command {
 			"(TCPFLUID_REFERENCE_CACHE=off builds afresh, =DIR caches there).",
 		Flags: []cli.Flag{
 			enumFlag("sim", "both", []string{reference.NS2, reference.NS3, "both", "none"}, "the simulators to run (none: tcpfluid only)"),
-			enumFlag("experiment", reference.KindResponse, []string{reference.KindResponse, reference.KindConverge, reference.KindFairness}, "the experiment"),
+			enumFlag("experiment", reference.KindResponse, []string{reference.KindResponse, reference.KindConverge, reference.KindFairness, reference.KindScenario}, "the experiment"),
+			&cli.StringFlag{Name: "builtin", Usage: "scenario: `NAMES`, a comma list of one-link built-in scenarios (modern-bufferbloat-codel, modern-dctcp-2, ...)"},
+			stringFlag("scenario", "", "scenario: a one-link scenario `FILE` (YAML)"),
 			&cli.StringFlag{Name: "algo", Value: "reno", Usage: "`ALGOS`, a comma list of algorithms; simulator-only modules by name, e.g. westwood"},
 			listFlag("p", "1e-3", numberKind, bound{lo: 0, hi: 1, loOpen: true, hiOpen: true}, "response: loss rates per packet"),
 			durationFlag("rtt", "100ms", positive, "response, converge: round-trip time"),
@@ -56,8 +62,8 @@ func referenceCommand() *cli.Command {
 			stringFlag("against", "reno:4", "fairness --mode friendliness: the competing flows, `ALGO:COUNT` (bbr --against cubic:1: BBR's share against one CUBIC flow)"),
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "`SEEDS`, a comma list of seeds, or N for 1..N (fairness: one run each, mean and spread)"},
 			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
-			durationFlag("duration", "1000s", positive, "fairness: simulated time"),
-			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants"),
+			durationFlag("duration", "1000s", positive, "fairness: simulated time; scenario: overrides the scenario's"),
+			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants (scenario: ns3 unless given)"),
 			&cli.StringFlag{Name: "engines", Value: "fluid,packet", Usage: "`ENGINES`, the tcpfluid engines to run beside the simulators (fluid, packet; empty: none)"},
 			&cli.StringSliceFlag{Name: "ca-param", Usage: "`SPEC`, an ns-2 set_ca_param as module.name=integer, e.g. cubic.beta=717 (repeatable)"},
 			&cli.StringFlag{Name: "emit", Usage: "write the experiments to the directory `DIR` (one folder each) and run nothing"},
@@ -148,6 +154,14 @@ func referenceAction(c *cli.Context) error {
 	}
 	rtt, mss := quantity(c, "rtt"), quantity(c, "mss")
 	kind := enumOf(c, "experiment")
+	if kind == reference.KindScenario {
+		return referenceScenarioAction(c, sims, engines, set, seeds, format)
+	}
+	for _, f := range []string{"builtin", "scenario"} {
+		if c.IsSet(f) {
+			return flagErr(c, f, "only --experiment scenario uses it (this is --experiment %s)", kind)
+		}
+	}
 	if c.IsSet("buffer") && kind != reference.KindFairness {
 		return flagErr(c, "buffer", "only --experiment fairness uses it (this is --experiment %s)", kind)
 	}

@@ -4,19 +4,19 @@
 # process at a time (one core). Existing files are kept, so an interrupted run resumes:
 # FORCE=1 re-runs everything. STAGES limits the stages (default: all, in this order):
 #   ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4
-#   ns3-converge ns3-slow ns3-bbr
+#   ns3-converge ns3-slow ns3-bbr ns3-scenario
 # (ns2-response: p = 1e-2 to 1e-4; ns3-response: 1e-2 and 1e-3).
 # Needs: apt-get install ns2 libns3-dev g++. Times on one core of the 2-core reference
 # machine (shared, nice 5): ns2-response 25 min, ns2-converge 20, ns2-p1e-5 15,
 # ns3-response 10, ns2-fairness 30, ns2-p1e-6 35, ns3-p1e-4 10, ns3-converge 25, ns3-slow 30,
-# ns3-bbr 35.
+# ns3-bbr 35, ns3-scenario 15 (the modern built-ins, 0.5 to 2 s of wall time per simulated s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=testdata/reference
 mkdir -p "$out/ns2" "$out/ns3"
 bin=$(mktemp -d)/tcpfluid
 go build -o "$bin" ./cmd/tcpfluid
-STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-converge ns3-slow ns3-bbr"}
+STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-converge ns3-slow ns3-bbr ns3-scenario"}
 
 run() { # run FILE ARGS...: one reference command into FILE, unless it exists
   local file=$1; shift
@@ -91,5 +91,13 @@ if has ns3-bbr; then
   # BBR against one CUBIC flow on seed 000's dumbbell (1-BDP buffer), ns-3 alone: the
   # reference package's test runs tcpfluid's engines beside it.
   run "$out/ns3/fairness-friendliness-bbr-vs-cubic1.json" --sim ns3 --experiment fairness --mode friendliness --algo bbr --against cubic:1 --duration 200s --seeds 5 --engines ""
+fi
+if has ns3-scenario; then
+  # The modern built-ins (BBR, DCTCP, CoDel, PIE, drop-tail) in ns-3 with the same link,
+  # queue disc and flows; tcpfluid's engines run beside it (with its ns3 constants).
+  for b in modern-dctcp-2 modern-dctcp-10 modern-bufferbloat-droptail modern-bufferbloat-codel modern-bufferbloat-pie \
+    modern-bbr-random-loss modern-bbr-cubic-shallow modern-bbr-cubic-1bdp modern-bbr-cubic-deep; do
+    run "$out/ns3/scenario-$b.json" --sim ns3 --experiment scenario --builtin "$b"
+  done
 fi
 echo "reference set in $out"
