@@ -60,9 +60,6 @@ var scenarioGaps = []string{
 	"modern-bbr-random-loss packet queue_delay_s bottleneck",
 	"modern-bbr-random-loss packet utilisation bottleneck",
 	"modern-bufferbloat-droptail fluid jain all flows",
-	"modern-bufferbloat-droptail fluid mean_queue_pkts bottleneck",
-	"modern-bufferbloat-droptail fluid queue_delay_s bottleneck",
-	"modern-bufferbloat-droptail packet jain all flows",
 	"modern-bufferbloat-pie fluid jain all flows",
 	"modern-bufferbloat-pie packet jain all flows",
 }
