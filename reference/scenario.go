@@ -123,7 +123,7 @@ func queueDiscOf(l model.Link) (*QueueDisc, error) {
 	return nil, fmt.Errorf("links[0].queue %q: RED without a step threshold is not mapped to ns-3 here", l.Queue)
 }
 
-// queueArgs is the queue disc as the ns-3 program's command line.
+// args is the queue disc as the ns-3 program's command line.
 func (q *QueueDisc) args() []string {
 	a := []string{"--queueDisc=" + q.Kind, fmt.Sprintf("--discEcn=%t", q.ECN)}
 	switch q.Kind {

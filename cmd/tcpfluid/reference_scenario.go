@@ -227,11 +227,11 @@ func writeScenarioTable(w io.Writer, rep *reference.Report) error {
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}
-		tw2 := r.Fluid
-		if tw2 == nil {
-			tw2 = r.Packet
+		ran := r.Fluid // its wall time is both engines'
+		if ran == nil {
+			ran = r.Packet
 		}
-		fmt.Fprintf(w, "wall: tcpfluid %s, ns-3 %s\n", engWall(tw2), wall(r.NS3))
+		fmt.Fprintf(w, "wall: tcpfluid %s, ns-3 %s\n", engWall(ran), wall(r.NS3))
 		for _, m := range r.NS3 {
 			if s := m.Scenario; s != nil {
 				fmt.Fprintf(w, "ns-3 seed %d: %.4g simulated s, %.0f packets sent, %.0f dropped, %.0f ECN-marked, mean sojourn in the queue disc %.3g ms\n",

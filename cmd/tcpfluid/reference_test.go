@@ -125,3 +125,62 @@ func TestCLIReferenceTcpfluidOnly(t *testing.T) {
 		t.Errorf("scalable ran with %v, want the linux set", p)
 	}
 }
+
+// The scenario experiment runs a one-link built-in in tcpfluid's engines (no simulator
+// here: --sim none), metric by metric; ns-2, other experiments' flags and scenarios of
+// several links are usage errors naming what is wrong.
+func TestCLIReferenceScenario(t *testing.T) {
+	out, err := runCLI(t, "reference", "--experiment", "scenario", "--builtin", "modern-dctcp-2", "--sim", "none", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep reference.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != reference.KindScenario || rep.TcpfluidParams != reference.SetNS3 || len(rep.Rows) != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	seen := map[string]bool{}
+	for _, m := range rep.Rows[0].Metrics {
+		seen[m.Metric] = true
+		if _, ok := m.Values["fluid"]; !ok {
+			t.Errorf("%s: no fluid value", m.Metric)
+		}
+	}
+	for _, want := range []string{"mean_cwnd_pkts", "goodput_bps", "loss_events", "mean_queue_pkts", "queue_delay_s", "utilisation", "jain"} {
+		if !seen[want] {
+			t.Errorf("no %s metric in %v", want, seen)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--builtin", "modern-dctcp-2", "--sim", "ns2"}, "ns-2.35 has no"},
+		{[]string{"--builtin", "parking-lot"}, "one link"},
+		{[]string{"--builtin", "nope"}, "nope"},
+		{[]string{}, "--builtin NAMES or --scenario FILE"},
+		{[]string{"--builtin", "modern-dctcp-2", "--mode", "rtt"}, "--mode"},
+	} {
+		args := append([]string{"reference", "--experiment", "scenario", "--sim", "none"}, tc.args...)
+		if tc.want == "ns-2.35 has no" {
+			args = append([]string{"reference", "--experiment", "scenario"}, tc.args...)
+		}
+		_, err := runCLI(t, args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want a usage error naming %q", tc.args, err, tc.want)
+		}
+	}
+	if _, err := runCLI(t, "reference", "--builtin", "modern-dctcp-2", "--sim", "none"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--experiment scenario") {
+		t.Errorf("--builtin without --experiment scenario: %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := runCLI(t, "reference", "--experiment", "scenario", "--builtin", "modern-bufferbloat-pie", "--emit", dir); err != nil {
+		t.Fatal(err)
+	}
+	run, err := os.ReadFile(filepath.Join(dir, "scenario-modern-bufferbloat-pie", "run.sh"))
+	if err != nil || !strings.Contains(string(run), "--queueDisc=pie") || !strings.Contains(string(run), "--pieTarget=0.015") {
+		t.Errorf("run.sh %q (%v): want ns-3's PIE with its 15 ms target", run, err)
+	}
+}
