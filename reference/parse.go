@@ -92,6 +92,13 @@ func ParseNS3(r io.Reader) (*Run, error) {
 		}
 		return &run.Flows[i], nil
 	}
+	// record is the flow of a per-flow record of at least n fields (the flow's index second).
+	record := func(f []string, n int, line string) (*FlowRun, error) {
+		if len(f) < n {
+			return nil, fmt.Errorf("%w: ns-3 output: short %s record %q", ErrRun, f[0], line)
+		}
+		return flow(f[1])
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	ended := false
@@ -115,10 +122,7 @@ func ParseNS3(r io.Reader) (*Run, error) {
 				run.Config[key] = strings.Join(f[2:], " ")
 			}
 		case "L":
-			if len(f) < 9 {
-				return nil, fmt.Errorf("%w: ns-3 output: short L record %q", ErrRun, sc.Text())
-			}
-			fr, err := flow(f[1])
+			fr, err := record(f, 9, sc.Text())
 			if err != nil {
 				return nil, err
 			}
@@ -128,13 +132,13 @@ func ParseNS3(r io.Reader) (*Run, error) {
 			}
 			fr.Losses = append(fr.Losses, rec)
 		case "X":
-			fr, err := flow(f[1])
+			fr, err := record(f, 3, sc.Text())
 			if err != nil {
 				return nil, err
 			}
 			fr.BackS = atof(f[2])
 		case "M":
-			fr, err := flow(f[1])
+			fr, err := record(f, 3, sc.Text())
 			if err != nil {
 				return nil, err
 			}
@@ -151,10 +155,7 @@ func ParseNS3(r io.Reader) (*Run, error) {
 			}
 			fr.Samples = append(fr.Samples, Sample{TS: atof(f[1]), AckedPkts: atof(f[3]), CwndPkts: atof(f[4])})
 		case "F":
-			if len(f) < 3 {
-				return nil, fmt.Errorf("%w: ns-3 output: short F record %q", ErrRun, sc.Text())
-			}
-			fr, err := flow(f[1])
+			fr, err := record(f, 3, sc.Text())
 			if err != nil {
 				return nil, err
 			}
@@ -166,10 +167,7 @@ func ParseNS3(r io.Reader) (*Run, error) {
 			run.Queue = &QueueRun{TS: atof(f[1]), QueueTimePktS: atof(f[2]), TxDataPkts: atof(f[3]), SojournSumS: atof(f[4]),
 				Dequeued: atof(f[5]), Drops: atof(f[6]), Marks: atof(f[7])}
 		case "E":
-			if len(f) < 9 {
-				return nil, fmt.Errorf("%w: ns-3 output: short E record %q", ErrRun, sc.Text())
-			}
-			fr, err := flow(f[1])
+			fr, err := record(f, 9, sc.Text())
 			if err != nil {
 				return nil, err
 			}

@@ -62,6 +62,15 @@ func scenarioStats(e *Experiment, r *Run) (*ScenarioStats, error) {
 		rates = append(rates, fs.GoodputBps)
 	}
 	st.Jain = Jain(rates)
+	vals := []float64{st.MeanQueuePkts, st.QueueDelayS, st.MeanSojournS, st.Utilisation, st.DroppedPkts, st.MarkedPkts, st.Jain}
+	for _, f := range st.Flows {
+		vals = append(vals, f.MeanCwndPkts, f.GoodputBps)
+	}
+	for _, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: ns-3's output gives a scenario measurement that is not finite (%+v)", ErrRun, st)
+		}
+	}
 	return st, nil
 }
 

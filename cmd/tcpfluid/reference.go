@@ -258,56 +258,20 @@ func referenceAction(c *cli.Context) error {
 		if len(emitSims) == 0 {
 			emitSims = []string{reference.NS2, reference.NS3}
 		}
+		var all [][]*reference.Experiment
 		for _, j := range jobs {
-			for k, e := range j.exps {
-				sub := filepath.Join(dir, e.Name)
-				if len(j.exps) > 1 {
-					sub += fmt.Sprintf("-seed%d", seeds[k])
-				}
-				var files []string
-				for _, sim := range emitSims {
-					fs, err := reference.Emit(sub, e, []string{sim})
-					if errors.Is(err, reference.ErrUnsupported) {
-						fmt.Fprintf(c.App.Writer, "skipped %s for %s: %v\n", sim, e.Name, err)
-						continue
-					}
-					if err != nil {
-						return err
-					}
-					files = append(files, fs...)
-				}
-				for _, f := range files {
-					fmt.Fprintln(c.App.Writer, "wrote", f)
-				}
-			}
+			all = append(all, j.exps)
 		}
-		return nil
+		return emitExperiments(c, dir, all, seeds, emitSims)
 	}
-	runner := reference.DefaultRunner()
-	runner.KeepDir = c.String("keep")
-	for _, sim := range sims {
-		if err := runner.Available(sim); err != nil {
-			return err
-		}
+	runner, err := simulatorRunner(c, sims)
+	if err != nil {
+		return err
 	}
 	for _, j := range jobs {
 		row := j.row
-		for _, sim := range sims {
-			for _, e := range j.exps {
-				m, err := runner.Run(c.Context, sim, e)
-				if errors.Is(err, reference.ErrUnsupported) {
-					row.Notes = append(row.Notes, err.Error())
-					break
-				}
-				if err != nil {
-					return err
-				}
-				if sim == reference.NS2 {
-					row.NS2 = append(row.NS2, m)
-				} else {
-					row.NS3 = append(row.NS3, m)
-				}
-			}
+		if err := runSimulators(c, runner, row, sims, j.exps); err != nil {
+			return err
 		}
 		row.NS2Fairness = reference.SummarizeFairness(row.NS2)
 		row.NS3Fairness = reference.SummarizeFairness(row.NS3)
@@ -331,6 +295,58 @@ func referenceAction(c *cli.Context) error {
 		return writeReferenceCSV(c.App.Writer, rep)
 	}
 	return writeReferenceTable(c.App.Writer, rep)
+}
+
+// runSimulators runs each experiment (one per seed) in each simulator into the row's
+// measurements; a simulator that lacks an algorithm is a note.
+func runSimulators(c *cli.Context, runner *reference.Runner, row *reference.Row, sims []string, exps []*reference.Experiment) error {
+	for _, sim := range sims {
+		for _, e := range exps {
+			m, err := runner.Run(c.Context, sim, e)
+			if errors.Is(err, reference.ErrUnsupported) {
+				row.Notes = append(row.Notes, err.Error())
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if sim == reference.NS2 {
+				row.NS2 = append(row.NS2, m)
+			} else {
+				row.NS3 = append(row.NS3, m)
+			}
+		}
+	}
+	return nil
+}
+
+// emitExperiments writes each job's experiments (one per seed) for the simulators into a
+// folder each under dir, saying what it wrote and what a simulator lacks.
+func emitExperiments(c *cli.Context, dir string, jobs [][]*reference.Experiment, seeds []uint64, sims []string) error {
+	for _, exps := range jobs {
+		for k, e := range exps {
+			sub := filepath.Join(dir, e.Name)
+			if len(exps) > 1 {
+				sub += fmt.Sprintf("-seed%d", seeds[k])
+			}
+			var files []string
+			for _, sim := range sims {
+				fs, err := reference.Emit(sub, e, []string{sim})
+				if errors.Is(err, reference.ErrUnsupported) {
+					fmt.Fprintf(c.App.Writer, "skipped %s for %s: %v\n", sim, e.Name, err)
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				files = append(files, fs...)
+			}
+			for _, f := range files {
+				fmt.Fprintln(c.App.Writer, "wrote", f)
+			}
+		}
+	}
+	return nil
 }
 
 // tcpfluidLaw is the algorithm tcpfluid runs beside the simulators for algo under the

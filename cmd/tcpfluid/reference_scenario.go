@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -95,46 +93,24 @@ func referenceScenarioAction(c *cli.Context, sims []string, engines map[string]b
 		rep.MSSBytes = j.exps[0].MSSBytes
 	}
 	if dir := c.String("emit"); dir != "" {
+		var all [][]*reference.Experiment
 		for _, j := range jobs {
-			for k, e := range j.exps {
-				sub := filepath.Join(dir, e.Name)
-				if len(j.exps) > 1 {
-					sub += fmt.Sprintf("-seed%d", seeds[k])
-				}
-				files, err := reference.Emit(sub, e, []string{reference.NS3})
-				if err != nil {
-					return err
-				}
-				for _, f := range files {
-					fmt.Fprintln(c.App.Writer, "wrote", f)
-				}
-			}
+			all = append(all, j.exps)
 		}
-		return nil
+		return emitExperiments(c, dir, all, seeds, []string{reference.NS3})
 	}
-	runner := reference.DefaultRunner()
-	runner.KeepDir = c.String("keep")
-	for _, sim := range sims {
-		if err := runner.Available(sim); err != nil {
-			return err
-		}
+	runner, err := simulatorRunner(c, sims)
+	if err != nil {
+		return err
 	}
 	for _, j := range jobs {
 		row := reference.Row{Experiment: j.exps[0].Name, Algorithm: algorithmsOf(j.sc), Quantity: "metrics"}
+		if err := runSimulators(c, runner, &row, sims, j.exps); err != nil {
+			return err
+		}
 		var ns3 []*reference.ScenarioStats
-		for _, sim := range sims {
-			for _, e := range j.exps {
-				m, err := runner.Run(c.Context, sim, e)
-				if errors.Is(err, reference.ErrUnsupported) {
-					row.Notes = append(row.Notes, err.Error())
-					break
-				}
-				if err != nil {
-					return err
-				}
-				row.NS3 = append(row.NS3, m)
-				ns3 = append(ns3, m.Scenario)
-			}
+		for _, m := range row.NS3 {
+			ns3 = append(ns3, m.Scenario)
 		}
 		if len(engines) > 0 {
 			fl, pk, err := reference.TcpfluidScenario(c.Context, reference.ScenarioWithParams(j.sc, set), seeds[0])
@@ -161,6 +137,18 @@ func referenceScenarioAction(c *cli.Context, sims []string, engines map[string]b
 		return writeScenarioCSV(c.App.Writer, rep)
 	}
 	return writeScenarioTable(c.App.Writer, rep)
+}
+
+// simulatorRunner is the runner of --keep, once every simulator of sims is found installed.
+func simulatorRunner(c *cli.Context, sims []string) (*reference.Runner, error) {
+	runner := reference.DefaultRunner()
+	runner.KeepDir = c.String("keep")
+	for _, sim := range sims {
+		if err := runner.Available(sim); err != nil {
+			return nil, err
+		}
+	}
+	return runner, nil
 }
 
 func statsOf(st *reference.EngineStats) *reference.ScenarioStats {
