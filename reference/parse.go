@@ -69,6 +69,10 @@ type Run struct {
 	Queue     *QueueRun
 }
 
+// maxFlows bounds a flow index in a simulator's output: a reference experiment has a few
+// flows, and a corrupt index must not allocate without bound.
+const maxFlows = 10000
+
 func fields(line string) []string { return strings.Fields(line) }
 
 func atof(s string) float64 {
@@ -84,7 +88,7 @@ func ParseNS3(r io.Reader) (*Run, error) {
 	run := &Run{Simulator: NS3, Config: map[string]string{}}
 	flow := func(s string) (*FlowRun, error) {
 		i, err := strconv.Atoi(s)
-		if err != nil || i < 0 || i > 100000 {
+		if err != nil || i < 0 || i >= maxFlows {
 			return nil, fmt.Errorf("%w: ns-3 output: flow %q", ErrRun, s)
 		}
 		for len(run.Flows) <= i {
@@ -234,7 +238,7 @@ func ParseNS2(stdout io.Reader, trace io.Reader, watch float64) (*Run, error) {
 				return nil, fmt.Errorf("%w: ns-2 output: short record %q", ErrRun, sc.Text())
 			}
 			i, err := strconv.Atoi(f[2])
-			if err != nil || i < 0 || i > 100000 {
+			if err != nil || i < 0 || i >= maxFlows {
 				return nil, fmt.Errorf("%w: ns-2 output: flow %q", ErrRun, f[2])
 			}
 			ensure(i)
