@@ -74,7 +74,7 @@ func TestReferenceSetShape(t *testing.T) {
 			case KindScenario:
 				s := m.Scenario
 				if s == nil || len(s.Flows) == 0 || m.Spec == nil || !(s.Utilisation > 0 && s.Utilisation <= 1.01) || !(s.MeanQueuePkts >= 0) ||
-					len(row.Metrics) == 0 || row.Fluid == nil || row.Packet == nil {
+					len(row.Metrics) == 0 || row.Packet == nil {
 					t.Errorf("%s: scenario %+v, %d metrics", name, s, len(row.Metrics))
 				}
 			}

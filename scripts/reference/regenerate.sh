@@ -99,5 +99,7 @@ if has ns3-scenario; then
     modern-bbr-random-loss modern-bbr-cubic-shallow modern-bbr-cubic-1bdp modern-bbr-cubic-deep; do
     run "$out/ns3/scenario-$b.json" --sim ns3 --experiment scenario --builtin "$b"
   done
+  # FQ-CoDel: a scenario file (the fluid engine has no per-flow queues; the packet engine runs).
+  run "$out/ns3/scenario-bufferbloat-fq_codel.json" --sim ns3 --experiment scenario --scenario testdata/scenarios/bufferbloat-fq_codel.yaml
 fi
 echo "reference set in $out"
