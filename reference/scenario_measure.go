@@ -137,17 +137,17 @@ func CompareScenario(fluid, packet *ScenarioStats, ns3 []*ScenarioStats) []Scena
 	src := map[string]*ScenarioStats{"fluid": fluid, "packet": packet}
 	var algos []string
 	members := map[string][]int{}
-	var any *ScenarioStats
+	var first *ScenarioStats // any source's flows name the algorithms
 	for _, s := range append([]*ScenarioStats{fluid, packet}, ns3...) {
 		if s != nil {
-			any = s
+			first = s
 			break
 		}
 	}
-	if any == nil {
+	if first == nil {
 		return nil
 	}
-	for _, f := range any.Flows {
+	for _, f := range first.Flows {
 		if len(members[f.Algorithm]) == 0 {
 			algos = append(algos, f.Algorithm)
 		}
@@ -213,7 +213,7 @@ func CompareScenario(fluid, packet *ScenarioStats, ns3 []*ScenarioStats) []Scena
 	add("mean_queue_pkts", "bottleneck", func(s *ScenarioStats) float64 { return s.MeanQueuePkts })
 	add("queue_delay_s", "bottleneck", func(s *ScenarioStats) float64 { return s.QueueDelayS })
 	add("utilisation", "bottleneck", func(s *ScenarioStats) float64 { return s.Utilisation })
-	if len(any.Flows) > 1 {
+	if len(first.Flows) > 1 {
 		add("jain", "all flows", func(s *ScenarioStats) float64 { return s.Jain })
 	}
 	return out

@@ -81,13 +81,14 @@ func referenceScenarioAction(c *cli.Context, sims []string, engines map[string]b
 	var jobs []job
 	for _, sc := range scs {
 		j := job{sc: sc}
+		e, err := reference.ScenarioOf(sc)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errUsage, err)
+		}
 		for _, seed := range seeds {
-			e, err := reference.ScenarioOf(sc)
-			if err != nil {
-				return fmt.Errorf("%w: %w", errUsage, err)
-			}
-			e.Seed = seed
-			j.exps = append(j.exps, e)
+			es := *e // one experiment per seed, the rest shared
+			es.Seed = seed
+			j.exps = append(j.exps, &es)
 		}
 		jobs = append(jobs, j)
 		rep.MSSBytes = j.exps[0].MSSBytes
