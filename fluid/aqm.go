@@ -21,6 +21,9 @@ import (
 //     8289). Drops are timed events, each hitting one flow with probability its share of
 //     the link's arrivals (a seeded generator); the sender reacts one RTT later, as to a
 //     drop-tail overflow, or, with ECN, sees a mark then.
+//   - FQ-CoDel (fq.go): a CoDel per flow queue, on that queue's sojourn time at its
+//     departure rate with at least a packet in the whole discipline; its drops hit the
+//     queue's own source.
 //   - PIE: the drop probability p is a state variable following RFC 8033's update as a rate,
 //     dp/dt = s(p)·(α·(d − target)/T + β·dd/dt) with d = q/C, T = T_UPDATE and s(p) the
 //     auto-tuning factor, capped at 2% per T once p ≥ 10%, plus 2% per T while d > 250 ms,
@@ -29,13 +32,12 @@ import (
 //     d < target/2 with p < 20% or at most two packets are queued (RFC 8033 §4.1); the
 //     burst allowance after an idle period is not modelled. The sender reacts to a drop one
 //     RTT later.
-//
-// FQ-CoDel has per-flow queues the fluid engine does not have: it refuses the queue.
 const (
 	extNone = iota
 	extStep
 	extRED // RED with ECN
 	extCoDel
+	extFQCoDel // a CoDel per flow queue
 	extPIE
 )
 
@@ -45,22 +47,35 @@ type linkExt struct {
 	ecn     bool
 	kBytes  float64 // step threshold K, bytes
 	marking bool    // step: the queue is above K
-	// CoDel
-	cd                   model.CoDel
-	thrBytes             float64 // the queue at which the sojourn time reaches target, at least one packet, bytes
-	above, dropping      bool
-	firstAbove, dropNext float64 // s
-	count, lastCount     int
-	codelFrac            float64 // marks per departing packet while dropping
+	// CoDel: one state for the link, or one per stream at an FQ-CoDel link
+	cd       model.CoDel
+	thrBytes float64 // the queue at which the sojourn time reaches target, at least one packet, bytes
+	queues   []codelState
 	// PIE
 	pie           model.PIE
 	pOff          int     // offset of p in the state vector
 	pieP, pieDrop float64 // p, and the probability applied to arrivals now
 }
 
+// codelState is one CoDel queue's control state.
+type codelState struct {
+	above, dropping      bool
+	firstAbove, dropNext float64 // s
+	count, lastCount     int
+	frac                 float64 // marks per departing packet while dropping
+}
+
+func newCoDelStates(n int) []codelState {
+	q := make([]codelState, n)
+	for i := range q {
+		q[i].firstAbove, q[i].dropNext = math.Inf(1), math.Inf(1)
+	}
+	return q
+}
+
 // init sets up link li's marking or AQM and reports whether it has one.
 func (l *linkExt) init(s *system, li int, sl *model.Link, lay *layout) bool {
-	*l = linkExt{pOff: -1, firstAbove: math.Inf(1), dropNext: math.Inf(1), ecn: sl.Marks()}
+	*l = linkExt{pOff: -1, ecn: sl.Marks()}
 	L := &s.links[li]
 	switch {
 	case sl.MarkThresholdPkts > 0:
@@ -68,8 +83,10 @@ func (l *linkExt) init(s *system, li int, sl *model.Link, lay *layout) bool {
 	case sl.Queue == model.QueueRED && sl.ECN:
 		l.kind = extRED
 	case sl.Queue == model.QueueCoDel:
-		l.kind, l.cd = extCoDel, sl.CoDel
+		l.kind, l.cd, l.queues = extCoDel, sl.CoDel, newCoDelStates(1)
 		l.thrBytes = math.Max(sl.CoDel.TargetS*L.capBps, L.refBytes)
+	case sl.Queue == model.QueueFQCoDel:
+		l.kind, l.cd, l.queues = extFQCoDel, sl.FQCoDel.CoDel, newCoDelStates(len(L.streams))
 	case sl.Queue == model.QueuePIE:
 		l.kind, l.pie, l.pOff = extPIE, sl.PIE, lay.reserve(1)
 	default:
@@ -79,9 +96,10 @@ func (l *linkExt) init(s *system, li int, sl *model.Link, lay *layout) bool {
 }
 
 // guard is link li's located crossing: the queue crossing K (step) or the sojourn time
-// crossing target (CoDel), in the direction of the current state's change.
-func (l *linkExt) guard(s *system, li int, y []float64) float64 {
-	q := y[s.links[li].off+lvQueue]
+// of CoDel queue j crossing target, in the direction of the current state's change.
+func (l *linkExt) guard(s *system, li, j int, y []float64) float64 {
+	L := &s.links[li]
+	q := y[L.off+lvQueue]
 	switch l.kind {
 	case extStep:
 		if l.marking {
@@ -89,16 +107,25 @@ func (l *linkExt) guard(s *system, li int, y []float64) float64 {
 		}
 		return q - l.kBytes - queueSlackBytes
 	case extCoDel:
-		if l.above {
+		if l.queues[0].above {
 			return l.thrBytes - q - queueSlackBytes
 		}
 		return q - l.thrBytes - queueSlackBytes
+	case extFQCoDel:
+		// The flow queue's sojourn time at its departure rate against target, and at least
+		// a packet in the whole discipline (Linux passes CoDel the qdisc's backlog).
+		st := L.streams[j]
+		over := math.Min(y[st.content]-l.cd.TargetS*st.depart, q-L.refBytes)
+		if l.queues[j].above {
+			return -over - queueSlackBytes
+		}
+		return over - queueSlackBytes
 	}
 	return -1
 }
 
-// linkEvent applies link li's located crossing at time t.
-func (x *extension) linkEvent(s *system, li int, t float64, y []float64) {
+// linkEvent applies the located crossing of link li (CoDel queue j) at time t.
+func (x *extension) linkEvent(s *system, li, j int, t float64) {
 	l := &x.links[li]
 	switch l.kind {
 	case extStep:
@@ -114,12 +141,13 @@ func (x *extension) linkEvent(s *system, li int, t float64, y []float64) {
 				}
 			}
 		}
-	case extCoDel:
-		l.above = !l.above
-		if l.above {
-			l.firstAbove = t + l.cd.IntervalS
+	case extCoDel, extFQCoDel:
+		c := &l.queues[j]
+		c.above = !c.above
+		if c.above {
+			c.firstAbove = t + l.cd.IntervalS
 		} else {
-			l.firstAbove, l.dropping = math.Inf(1), false
+			c.firstAbove, c.dropping = math.Inf(1), false
 		}
 	}
 }
@@ -132,43 +160,72 @@ func (fx *flowExt) push(tg toggle) {
 	fx.toggles = append(fx.toggles, tg)
 }
 
-// timer is the time of link li's next CoDel decision, s.
-func (l *linkExt) timer() float64 {
+// timer is the time of the queue's next CoDel decision, s.
+func (c *codelState) timer() float64 {
 	switch {
-	case l.kind != extCoDel:
-		return math.Inf(1)
-	case l.dropping:
-		return l.dropNext
-	case l.above:
-		return l.firstAbove
+	case c.dropping:
+		return c.dropNext
+	case c.above:
+		return c.firstAbove
 	}
 	return math.Inf(1)
 }
 
-// fire makes the CoDel decision due at time t at link li: enter the dropping state, or
-// drop the next packet.
-func (l *linkExt) fire(s *system, x *extension, li int, t float64, y []float64) {
-	if !l.dropping {
-		l.dropping, l.firstAbove = true, math.Inf(1)
-		if delta := l.count - l.lastCount; delta > 1 && t-l.dropNext < 16*l.cd.IntervalS {
-			l.count = delta
-		} else {
-			l.count = 1
-		}
-		l.lastCount = l.count
-		x.codelDrop(s, li, t, y)
-		l.dropNext = t + l.cd.IntervalS/math.Sqrt(float64(l.count))
-		return
+// timer is the time of link li's next CoDel decision, s.
+func (l *linkExt) timer() float64 {
+	next := math.Inf(1)
+	for j := range l.queues {
+		next = math.Min(next, l.queues[j].timer())
 	}
-	l.count++
-	x.codelDrop(s, li, t, y)
-	l.dropNext += l.cd.IntervalS / math.Sqrt(float64(l.count))
+	return next
 }
 
-// codelDrop drops (or marks) one packet at link li at time t, of a flow chosen by its
-// share of the link's arrivals.
-func (x *extension) codelDrop(s *system, li int, t float64, y []float64) {
+// fire makes the CoDel decisions due at time t at link li: enter the dropping state, or
+// drop the next packet.
+func (l *linkExt) fire(s *system, x *extension, li int, t float64, y []float64) {
+	for j := range l.queues {
+		c := &l.queues[j]
+		if c.timer() > t {
+			continue
+		}
+		if !c.dropping {
+			c.dropping, c.firstAbove = true, math.Inf(1)
+			if delta := c.count - c.lastCount; delta > 1 && t-c.dropNext < 16*l.cd.IntervalS {
+				c.count = delta
+			} else {
+				c.count = 1
+			}
+			c.lastCount = c.count
+			x.codelDrop(s, li, j, t, y)
+			c.dropNext = t + l.cd.IntervalS/math.Sqrt(float64(c.count))
+			continue
+		}
+		c.count++
+		x.codelDrop(s, li, j, t, y)
+		c.dropNext += l.cd.IntervalS / math.Sqrt(float64(c.count))
+	}
+}
+
+// codelDrop drops (or marks) one packet of CoDel queue j at link li at time t: of the flow
+// queue's source at an FQ-CoDel link, else of a flow chosen by its share of the link's
+// arrivals.
+func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 	L := &s.links[li]
+	hit := func(f *subflow) {
+		if x.flows[f.idx].ect && x.links[li].ecn {
+			x.flows[f.idx].push(toggle{at: t + f.rtt, k: -1, on: true})
+		} else {
+			x.dropped(s, f, li, t, y)
+		}
+	}
+	if x.links[li].kind == extFQCoDel {
+		if st := L.streams[j]; st.flow >= 0 {
+			hit(&s.flows[st.flow])
+		} else {
+			y[L.off+lvDropped] += L.refBytes // a CBR packet
+		}
+		return
+	}
 	if !(L.arrive > 0) {
 		return
 	}
@@ -180,11 +237,7 @@ func (x *extension) codelDrop(s *system, li int, t float64, y []float64) {
 				continue
 			}
 			if r -= f.streams[k].arrive; r < 0 {
-				if x.flows[fi].ect && x.links[li].ecn {
-					x.flows[fi].push(toggle{at: t + f.rtt, k: -1, on: true})
-				} else {
-					x.dropped(s, f, li, t, y)
-				}
+				hit(f)
 				return
 			}
 		}
@@ -197,9 +250,10 @@ func (l *linkExt) evaluate(s *system, li int, y []float64) {
 	L := &s.links[li]
 	switch l.kind {
 	case extCoDel:
-		l.codelFrac = 0
-		if l.dropping && L.depart > 0 {
-			l.codelFrac = math.Min(math.Sqrt(float64(l.count))/l.cd.IntervalS/(L.depart/L.refBytes), 1)
+		l.queues[0].frac = codelFrac(&l.queues[0], l.cd, L.depart, L.refBytes)
+	case extFQCoDel:
+		for j, st := range L.streams {
+			l.queues[j].frac = codelFrac(&l.queues[j], l.cd, st.depart, L.refBytes)
 		}
 	case extPIE:
 		p := math.Min(math.Max(y[l.pOff], 0), 1)
@@ -210,6 +264,15 @@ func (l *linkExt) evaluate(s *system, li int, y []float64) {
 			l.pieDrop = 0
 		}
 	}
+}
+
+// codelFrac is the fraction of a CoDel queue's departing packets (departing at depart
+// bytes/s, of ref bytes) its control law marks while dropping: √count per interval.
+func codelFrac(c *codelState, cd model.CoDel, depart, ref float64) float64 {
+	if !c.dropping || !(depart > 0) {
+		return 0
+	}
+	return math.Min(math.Sqrt(float64(c.count))/cd.IntervalS/(depart/ref), 1)
 }
 
 // derivs writes the rate of PIE's drop probability.

@@ -29,12 +29,13 @@ func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 		linkIdx[l.Name] = i
 		sys.links = append(sys.links, link{
 			linkSpec: linkSpec{name: l.Name, capBps: l.CapacityBps / 8, copies: 1, loss: l.Loss, lossP: l.LossP,
-				red: l.Queue == model.QueueRED, redParams: l.RED, off: lay.reserve(linkVars)},
+				red: l.Queue == model.QueueRED, redParams: l.RED, fq: l.Queue == model.QueueFQCoDel, off: lay.reserve(linkVars)},
 			linkState: linkState{up: true, delayS: l.DelayS},
 		})
 		if fo != nil {
 			sys.links[i].copies = fo.copies[i]
 		}
+		sys.fq = sys.fq || l.Queue == model.QueueFQCoDel
 	}
 	paths := make(map[string][]int, len(sc.Paths))
 	for _, p := range sc.Paths {
@@ -177,10 +178,10 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 // queue contents in the state vector, and each link the list of its streams. It runs once
 // every source is in place, so the streams' addresses stay fixed.
 func (s *system) addStreams(lay *layout) {
-	add := func(links []int, rate *float64, cnt int, wire float64) []stream {
+	add := func(links []int, rate *float64, flow, cnt int, wire float64) []stream {
 		sts := make([]stream, len(links))
 		for k, li := range links {
-			sts[k] = stream{source: rate, content: lay.reserve(1), cnt: cnt, wire: wire}
+			sts[k] = stream{source: rate, content: lay.reserve(1), flow: flow, slot: len(s.links[li].streams), cnt: cnt, wire: wire}
 			if k > 0 {
 				sts[k].prev = &sts[k-1]
 			}
@@ -190,11 +191,16 @@ func (s *system) addStreams(lay *layout) {
 	}
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		f.streams = add(f.links, &f.rate, f.cnt, f.wire)
+		f.streams = add(f.links, &f.rate, fi, f.cnt, f.wire)
 	}
 	for ci := range s.cbr {
 		c := &s.cbr[ci]
-		c.streams = add(c.links, &c.sending, -1, 0)
+		c.streams = add(c.links, &c.sending, -1, -1, 0)
+	}
+	for li := range s.links {
+		if l := &s.links[li]; l.fq {
+			l.order = make([]int32, 0, len(l.streams))
+		}
 	}
 }
 

@@ -15,10 +15,10 @@
 // multiplies a law's derivatives by the ratio of the flow's delivery rate to W/RTT, the
 // rate the law is written at (model.FluidLaw.Deriv).
 //
-// ECN marking (step, RED), CoDel, PIE and paced laws (model/signals.go) live in an
-// extension (ext.go, aqm.go) with its own state block and guards, created only for the
-// scenarios that use them: every other scenario runs exactly as before. FQ-CoDel, which
-// needs per-flow queues, is refused.
+// ECN marking (step, RED), CoDel, FQ-CoDel, PIE and paced laws (model/signals.go) live in
+// an extension (ext.go, aqm.go) with its own state block and guards, created only for the
+// scenarios that use them: every other scenario runs exactly as before. FQ-CoDel's flow
+// queues are the link's streams, served by max–min fairness (fq.go).
 //
 // Every result names its form (form.go): FormHybrid, the textbook sawtooth, or
 // FormHybridRecovery, which counts as a packet sender does (a window held for one RTT

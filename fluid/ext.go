@@ -11,7 +11,8 @@ import (
 )
 
 // The engine's extension for the signals of model/signals.go and the queues of
-// model/aqm.go: ECN marking (ecn.go), CoDel and PIE (aqm.go), and paced laws. A scenario
+// model/aqm.go: ECN marking (ecn.go), CoDel, FQ-CoDel and PIE (aqm.go, fq.go), and paced
+// laws. A scenario
 // without marking links, AQM queues and paced laws has no extension (system.x is nil) and
 // runs exactly as before: its state layout, guards and steps are untouched. When there is
 // one, its state variables come after every other block of the layout (layout.go) and its
@@ -31,8 +32,9 @@ type extension struct {
 	counted bool       // the counted form (FormHybridRecovery)
 }
 
-// extGuard names the link or the subflow one extension guard belongs to (the other is -1).
-type extGuard struct{ link, flow int }
+// extGuard names the link (and its CoDel queue) or the subflow one extension guard belongs
+// to (the other is -1).
+type extGuard struct{ link, queue, flow int }
 
 // flowExt is one subflow's ECN and pacing state.
 type flowExt struct {
@@ -71,10 +73,6 @@ func newExtension(s *system, lay *layout) (*extension, error) {
 	need := false
 	for li := range s.links {
 		sl := &s.sc.Links[li]
-		if sl.Queue == model.QueueFQCoDel {
-			return nil, fmt.Errorf("%w: links[%d].queue %q: the fluid engine has no per-flow queues (use the packet engine, or codel for the sojourn-time control)",
-				model.ErrScenario, li, sl.Queue)
-		}
 		if x.links[li].init(s, li, sl, lay) {
 			need = true
 		}
@@ -120,14 +118,19 @@ func newExtension(s *system, lay *layout) (*extension, error) {
 // codelStream is the PCG stream of the choice of the flow a CoDel drop hits.
 const codelStream = 0xc0de1
 
-// events appends the extension's guards: one per marking or AQM link, one per subflow with
-// integrated intensities.
+// events appends the extension's guards: one per step-marking or CoDel link, one per flow
+// queue of an FQ-CoDel link, one per subflow with integrated intensities.
 func (x *extension) events(s *system, evs []ode.Event) []ode.Event {
 	x.base = len(evs)
 	x.guards = x.guards[:0]
 	for li := range x.links {
-		if x.links[li].kind == extStep || x.links[li].kind == extCoDel {
+		switch x.links[li].kind {
+		case extStep:
 			x.guards = append(x.guards, extGuard{link: li, flow: -1})
+		case extCoDel, extFQCoDel:
+			for j := range x.links[li].queues {
+				x.guards = append(x.guards, extGuard{link: li, queue: j, flow: -1})
+			}
 		}
 	}
 	for fi := range x.flows {
@@ -141,7 +144,7 @@ func (x *extension) events(s *system, evs []ode.Event) []ode.Event {
 			y := yv.(*mat.VecDense)
 			if g.link >= 0 {
 				s.ensure(t, y)
-				return x.links[g.link].guard(s, g.link, y.RawVector().Data)
+				return x.links[g.link].guard(s, g.link, g.queue, y.RawVector().Data)
 			}
 			return x.flows[g.flow].guard(&s.flows[g.flow], y.RawVector().Data)
 		}, Direction: ode.Rising})
@@ -152,9 +155,9 @@ func (x *extension) events(s *system, evs []ode.Event) []ode.Event {
 // handle applies extension event ev at time t; the caller restarts the solver.
 func (x *extension) handle(s *system, ev int, t float64) {
 	g := x.guards[ev]
-	y := s.state(t)
+	y := s.state(t) // the network at t: the RTTs a marking's change travels back in
 	if g.link >= 0 {
-		x.linkEvent(s, g.link, t, y)
+		x.linkEvent(s, g.link, g.queue, t)
 		return
 	}
 	x.flowEvent(s, g.flow, t, y)
@@ -386,7 +389,9 @@ func (x *extension) evaluate(s *system, t float64, y []float64) {
 					fx.lossRate += l.pieDrop * aPkts
 				}
 			case l.kind == extCoDel && fx.ect && l.ecn:
-				m = l.codelFrac
+				m = l.queues[0].frac
+			case l.kind == extFQCoDel && fx.ect && l.ecn:
+				m = l.queues[f.streams[k].slot].frac
 			}
 			keep *= 1 - math.Min(math.Max(m, 0), 1)
 		}

@@ -21,7 +21,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			dy[o+lvQueue] = l.arrive - l.depart
 		}
 		for _, st := range l.streams {
-			dy[st.content] = l.contentRate(st)
+			dy[st.content] = l.contentRate(st, yd)
 		}
 		dy[o+lvDeparted] = l.depart
 		dy[o+lvQueueTime] = math.Max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
@@ -101,7 +101,10 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
 				random += l.lossPkt * aPkts
 			}
-			if l.mode == queueFull && l.arrive > 0 {
+			switch {
+			case l.fq:
+				overflow += l.fqDropRate(&f.streams[k], yd) / f.wire
+			case l.mode == queueFull && l.arrive > 0:
 				overflow += aPkts * math.Max(l.arrive-l.capBps, 0) / l.arrive
 			}
 		}

@@ -112,10 +112,12 @@ func queueDelayS(res *model.Result, sc *model.Scenario, li int) float64 {
 }
 
 // Bufferbloat: with ten CUBIC flows CoDel holds the standing queue's sojourn time near its
-// 5 ms target and PIE near its 15 ms (within 50%), where drop-tail with a 1-BDP buffer sits
-// near the buffer (above half of it: a CUBIC sawtooth over a 1-BDP buffer falls to
-// 0.7·(2 BDP) − 1 BDP = 0.4 of it when the flows are synchronized, less often when not),
-// in both engines.
+// 5 ms target and PIE near its 15 ms (within 50%), FQ-CoDel each flow's queue below 1.5
+// times CoDel's target (ten queues at the fair rate, each dropped once its sojourn stays
+// above target: the link's mean queue over its capacity is each queue's mean delay), where
+// drop-tail with a 1-BDP buffer sits near the buffer (above half of it: a CUBIC sawtooth
+// over a 1-BDP buffer falls to 0.7·(2 BDP) − 1 BDP = 0.4 of it when the flows are
+// synchronized, less often when not), in both engines.
 func TestAQMQueueDelay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("60 s runs of ten flows")
@@ -124,10 +126,12 @@ func TestAQMQueueDelay(t *testing.T) {
 		name       string
 		targetS    float64 // 0: drop-tail
 		bufferFrac float64
+		below      bool // at most 1.5 times the target
 	}{
-		{"modern-bufferbloat-codel", model.DefaultCoDelTargetS, 0},
-		{"modern-bufferbloat-pie", model.DefaultPIETargetS, 0},
-		{"modern-bufferbloat-droptail", 0, 0.5},
+		{"modern-bufferbloat-codel", model.DefaultCoDelTargetS, 0, false},
+		{"modern-bufferbloat-pie", model.DefaultPIETargetS, 0, false},
+		{"modern-bufferbloat-fq_codel", model.DefaultCoDelTargetS, 0, true},
+		{"modern-bufferbloat-droptail", 0, 0.5, false},
 	} {
 		sc := builtin(t, c.name)
 		for _, eng := range []string{"fluid", "packet"} {
@@ -140,7 +144,9 @@ func TestAQMQueueDelay(t *testing.T) {
 			d := queueDelayS(res, sc, 0)
 			t.Logf("%s %s: mean queue %.1f packets, %.2f ms; utilisation %.4f", c.name, eng, res.Links[0].MeanQueuePkts, d*1e3, res.Links[0].Utilisation)
 			switch {
-			case c.targetS > 0 && relErr(d, c.targetS) > 0.5:
+			case c.below && d > 1.5*c.targetS:
+				t.Errorf("%s %s: queueing delay %.2f ms, want at most 1.5 times the target %.0f ms", c.name, eng, d*1e3, c.targetS*1e3)
+			case c.targetS > 0 && !c.below && relErr(d, c.targetS) > 0.5:
 				t.Errorf("%s %s: queueing delay %.2f ms, want the target %.0f ms ±50%%", c.name, eng, d*1e3, c.targetS*1e3)
 			case c.targetS == 0 && res.Links[0].MeanQueuePkts < c.bufferFrac*sc.Links[0].BufferPkts:
 				t.Errorf("%s %s: mean queue %.1f packets, want above %.0f%% of the %.0f-packet buffer", c.name, eng,
@@ -200,6 +206,11 @@ func TestModernFluidVersusPacket(t *testing.T) {
 	}{
 		{"modern-bufferbloat-codel", true, true, false},
 		{"modern-bufferbloat-pie", true, true, false},
+		// FQ-CoDel's queueing delay is not asserted: 2.05 ms in the fluid, 2.63 ms in the
+		// packet engine here (2.27 ms with validate's send jitter) and 1.47 ms in ns-3.37
+		// (reference.scenarioGaps); the fluid's identical flows cut in lockstep groups and
+		// leave the link idle 3–5% of the time (docs/simulators.md).
+		{"modern-bufferbloat-fq_codel", true, false, false},
 		{"modern-bufferbloat-droptail", true, true, false},
 		{"modern-bbr-random-loss", false, false, false},
 		{"modern-dctcp-2", true, true, false},
@@ -307,5 +318,27 @@ func TestBBRAgainstCUBIC(t *testing.T) {
 		case c.share == gap && fs > ps-0.1:
 			t.Errorf("%s: mean BBR share %.3f, packet %.3f: the known gap closed; record it", c.name, fs, ps)
 		}
+	}
+}
+
+// FQ-CoDel gives a TCP flow its fair half of the link against an unresponsive CBR source
+// asking for 80% of it, where a FIFO leaves it the 20% the CBR leaves, in the fluid engine
+// as in the packet engine (packet.TestFQCoDelIsolation): the flow queues share by max–min
+// fairness and the CBR's queue, overflowing its share, is the one CoDel drops from.
+func TestFQCoDelIsolation(t *testing.T) {
+	share := map[model.QueueKind]float64{}
+	for _, q := range []model.QueueKind{model.QueueFQCoDel, model.QueueDropTail} {
+		s := &model.Scenario{Name: "fq", DurationS: 20,
+			Links: []model.Link{{Name: "l", CapacityBps: 10e6, DelayS: 0.01, BufferPkts: 100, Queue: q}},
+			Paths: []model.Path{{Name: "p", Links: []string{"l"}}},
+			Flows: []model.Flow{{Algorithm: "cubic", Path: "p", WindowScaling: true, InitialCwnd: 10}},
+			CBR:   []model.CBR{{Path: "p", RateBps: 8e6, PacketBytes: 1460}}}
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		share[q] = runCounted(t, s, 0).Flows[0].GoodputBps / 10e6
+	}
+	if share[model.QueueFQCoDel] < 0.45 || share[model.QueueDropTail] > 0.25 {
+		t.Errorf("TCP share of the link: fq_codel %.3f, droptail %.3f; want about ½ (≥ 0.45) and at most the 20%% the CBR leaves", share[model.QueueFQCoDel], share[model.QueueDropTail])
 	}
 }

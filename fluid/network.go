@@ -59,16 +59,15 @@ func (s *system) evaluate(t float64, y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		f.rtt = s.pathRTT(f, y)
-		f.rate, f.ackRef, f.sendW = 0, 0, 0
-		if f.active && s.pathUp(f.links) && !f.silent(t) {
-			f.sendW = f.window(t, math.Min(y[f.off+f.sub], f.rwnd))
-			f.rate = math.Max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) * f.wire / f.rtt
-			if s.x != nil {
-				s.x.pace(f, t, y) // a paced law's rate (ext.go)
-			}
-		}
+		s.sendRate(f, t, y)
 	}
 	s.propagate(t, y)
+	if s.fq {
+		// A flow's delay at an FQ link is its own queue's at the fair rate, which the
+		// arrivals just propagated decide: the rates again with those RTTs (fq.go).
+		s.fqRTTs(t, y)
+		s.propagate(t, y)
+	}
 	s.deliveries(y)
 	if s.sendBehindQueue(t, y) {
 		s.propagate(t, y)
@@ -76,6 +75,18 @@ func (s *system) evaluate(t float64, y []float64) {
 	}
 	if s.x != nil {
 		s.x.evaluate(s, t, y) // marking and AQM signals (ext.go)
+	}
+}
+
+// sendRate sets subflow f's window and sending rate at its RTT f.rtt.
+func (s *system) sendRate(f *subflow, t float64, y []float64) {
+	f.rate, f.ackRef, f.sendW = 0, 0, 0
+	if f.active && s.pathUp(f.links) && !f.silent(t) {
+		f.sendW = f.window(t, math.Min(y[f.off+f.sub], f.rwnd))
+		f.rate = math.Max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) * f.wire / f.rtt
+		if s.x != nil {
+			s.x.pace(f, t, y) // a paced law's rate (ext.go)
+		}
 	}
 }
 
@@ -131,16 +142,24 @@ func (s *system) deliveries(y []float64) {
 		// What the sender's latest RTT sample says: the queues it met one round trip ago,
 		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
 		f.rttSeen = math.Max(f.propRTT, f.minRTT)
-		for _, li := range f.links {
+		for k, li := range f.links {
 			l := &s.links[li]
-			if l.capBps <= 0 {
-				continue
+			switch {
+			case l.capBps <= 0:
+			case l.fq:
+				st := &f.streams[k]
+				q := y[st.content]
+				if l.mode != queueEmpty {
+					q -= f.rtt * (st.arrive - st.depart)
+				}
+				f.rttSeen += l.fqDelay(st, q)
+			default:
+				q := y[l.off+lvQueue]
+				if l.mode == queueBusy {
+					q -= f.rtt * (l.arrive - l.depart)
+				}
+				f.rttSeen += math.Max(q, 0) / l.capBps
 			}
-			q := y[l.off+lvQueue]
-			if l.mode == queueBusy {
-				q -= f.rtt * (l.arrive - l.depart)
-			}
-			f.rttSeen += math.Max(q, 0) / l.capBps
 		}
 		// The law is written at the ACK rate W/RTT of the RTT it observes (rttSeen), so the
 		// ACK clock (field.go) compares the flow's delivery with that rate: then no law

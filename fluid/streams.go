@@ -12,8 +12,10 @@ type stream struct {
 	source *float64 // the source's sending rate, bytes/s, read at its first link
 	// content is the offset in the state vector of the bytes of this stream the link holds.
 	content int
-	// cnt is the offset of its subflow's counters (-1 for a CBR source), and wire its
-	// packets' size on the wire, bytes: for settle and lose.
+	// flow is its subflow's engine index and cnt the offset of the subflow's counters (-1
+	// for a CBR source), wire its packets' size on the wire, bytes: for settle and lose;
+	// slot is its index in its link's streams.
+	flow, slot     int
 	cnt            int
 	wire           float64
 	arrive, depart float64 // bytes/s
@@ -48,6 +50,8 @@ func (l *link) serve(y []float64) {
 		for _, st := range l.streams {
 			st.depart = st.arrive * scale
 		}
+	case l.fq:
+		l.shareFair(y)
 	default:
 		l.depart = l.capBps
 		l.shareBusy(y)
@@ -95,11 +99,14 @@ func (l *link) lose(y []float64) {
 }
 
 // contentRate is d(content)/dt of a stream of link l: arrivals, less what departs and, at
-// a full queue, less the stream's share of the dropped excess (in proportion to arrivals).
-func (l *link) contentRate(st *stream) float64 {
+// a full queue, less the stream's share of the dropped excess (in proportion to arrivals;
+// from the fattest queues at an FQ link, fqDropRate).
+func (l *link) contentRate(st *stream, y []float64) float64 {
 	switch {
 	case !l.up || l.mode == queueEmpty:
 		return 0
+	case l.fq:
+		return st.arrive - st.depart - l.fqDropRate(st, y)
 	case l.mode == queueFull && l.arrive > l.capBps:
 		return st.arrive*l.capBps/l.arrive - st.depart
 	}

@@ -27,6 +27,7 @@ type linkSpec struct {
 	lossP     float64
 	red       bool
 	redParams model.RED
+	fq        bool      // FQ-CoDel's flow queues (fq.go)
 	off       int       // offset of the link's variables in the state vector (layout.go)
 	streams   []*stream // every source's packets at this link (streams.go)
 }
@@ -50,6 +51,12 @@ type linkEval struct {
 	arrive  float64 // bytes/s
 	depart  float64 // bytes/s
 	lossPkt float64 // RED drop probability at the current average
+	// FQ links (fq.go): the fair rate of a constrained queue, bytes/s (+Inf when none is);
+	// at a full link the largest content, bytes, and the sum of the contents' fatWeight;
+	// scratch for the unconstrained queues' order.
+	fair         float64
+	fatMax, fatW float64
+	order        []int32
 }
 
 // subflow is one single-path flow, or one subflow of a multi-path flow; the subflows of
@@ -164,6 +171,7 @@ type system struct {
 	form     form
 	links    []link
 	order    []int // links in upstream-to-downstream order
+	fq       bool  // a link has FQ-CoDel's flow queues (fq.go)
 	flows    []subflow
 	cbr      []cbrSource
 	dim      int

@@ -32,6 +32,7 @@ var builtins = map[string]func() *Scenario{
 	"modern-bufferbloat-droptail": modernBloatDropTail,
 	"modern-bufferbloat-codel":    modernBloatCoDel,
 	"modern-bufferbloat-pie":      modernBloatPIE,
+	"modern-bufferbloat-fq_codel": modernBloatFQCoDel,
 }
 
 // BuiltinNames lists the built-in scenarios in sorted order.

@@ -4,8 +4,8 @@ import "fmt"
 
 // The algorithms and queues of today's networks (issue 18): BBR against CUBIC, BBR under
 // random loss, DCTCP's queue at its marking threshold, and CUBIC's queueing delay over
-// drop-tail, CoDel and PIE (bufferbloat). Every scenario is one bottleneck link; flows use
-// Linux's initial window of 10 packets, 1460-byte packets (no header on the wire, the
+// drop-tail, CoDel, PIE and FQ-CoDel (bufferbloat). Every scenario is one bottleneck link;
+// flows use Linux's initial window of 10 packets, 1460-byte packets (no header on the wire, the
 // fluid engine's view) and window scaling, and SACK as Linux and ns-3 senders have it (the
 // BBR ones with LostRetransmit: without it a BBR sender at 1% loss waits for its timer on
 // every lost retransmission).
@@ -98,7 +98,8 @@ func bufferbloat(q QueueKind) func() *Scenario {
 			Name: "modern-bufferbloat-" + string(q),
 			Description: fmt.Sprintf("Ten CUBIC flows, 1 ms apart, over a 100 Mb/s, 40 ms bottleneck with a 1-BDP buffer "+
 				"and the %s queue, for 60 s. Drop-tail's standing queue sits near the buffer (a full BDP of delay); "+
-				"CoDel keeps the sojourn time near its 5 ms target, PIE the queueing delay near its 15 ms one.", q),
+				"CoDel keeps the sojourn time near its 5 ms target, PIE the queueing delay near its 15 ms one, "+
+				"FQ-CoDel each flow's own queue near CoDel's target.", q),
 			DurationS: 60,
 			Links:     []Link{l},
 			Paths:     onePath(),
@@ -128,4 +129,5 @@ var (
 	modernBloatDropTail = bufferbloat(QueueDropTail)
 	modernBloatCoDel    = bufferbloat(QueueCoDel)
 	modernBloatPIE      = bufferbloat(QueuePIE)
+	modernBloatFQCoDel  = bufferbloat(QueueFQCoDel)
 )

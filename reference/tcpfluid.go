@@ -7,10 +7,8 @@ package reference
 
 import (
 	"context"
-	"slices"
 	"time"
 
-	pkt "github.com/tcpfluid/tcpfluid/packet"
 
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
@@ -184,22 +182,9 @@ func ScenarioWithParams(sc *model.Scenario, set string) *model.Scenario {
 
 // TcpfluidScenario runs scenario sc in both of tcpfluid's engines as `tcpfluid validate`
 // does (validate.Scenario: its fluid form, SACK and send jitter) and measures each as a
-// scenario experiment; the wall time is both engines'. Over FQ-CoDel, which the fluid
-// engine does not model (it has one queue per link), only the packet engine runs and fluid
-// is nil.
+// scenario experiment; the wall time is both engines'.
 func TcpfluidScenario(ctx context.Context, sc *model.Scenario, seed uint64) (fluid, packet *EngineStats, err error) {
 	t0 := time.Now()
-	if slices.ContainsFunc(sc.Links, func(l model.Link) bool { return l.Queue == model.QueueFQCoDel }) {
-		res, err := pkt.Run(ctx, sc, pkt.Settings{Seed: seed, SACK: sc.SACK, LostRetransmit: sc.LostRetransmit, JitterS: sc.SendJitterS})
-		if err != nil {
-			return nil, nil, err
-		}
-		ps, err := ScenarioStatsOf(sc, res)
-		if err != nil {
-			return nil, nil, err
-		}
-		return nil, &EngineStats{Engine: "packet", Scenario: ps, WallS: time.Since(t0).Seconds()}, nil
-	}
 	v, err := validate.Scenario(ctx, sc, seed)
 	if err != nil {
 		return nil, nil, err

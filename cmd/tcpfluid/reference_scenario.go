@@ -118,14 +118,11 @@ func referenceScenarioAction(c *cli.Context, sims []string, engines map[string]b
 			if err != nil {
 				return settingsError(err)
 			}
-			if engines["fluid"] && fl != nil {
+			if engines["fluid"] {
 				row.Fluid = fl
 			}
 			if engines["packet"] {
 				row.Packet = pk
-			}
-			if fl == nil {
-				row.Notes = append(row.Notes, "the fluid engine has one queue per link, not FQ-CoDel's per-flow queues: packet engine only")
 			}
 		}
 		row.Metrics = reference.CompareScenario(statsOf(row.Fluid), statsOf(row.Packet), ns3)

@@ -1,8 +1,8 @@
 // Package scengen makes small random scenarios for the engines' fuzz targets: one to three
 // links in a chain, up to three flows of the registered algorithms that have both faces (a
 // test's event-only law is left out; a multi-path algorithm
-// over the chain and its last link), optional CBR, loss, RED, link events including a delay
-// change to zero, route-aware senders and delayed ACKs.
+// over the chain and its last link), optional CBR, loss, RED, an AQM (CoDel, FQ-CoDel, PIE),
+// link events including a delay change to zero, route-aware senders and delayed ACKs.
 package scengen
 
 import (
@@ -37,6 +37,10 @@ func Scenario(seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs
 		l.Name = string(rune('a' + i))
 		s.Links = append(s.Links, l)
 		path.Links = append(path.Links, l.Name)
+	}
+	// Bits 41–42 of the seed put an AQM on the chain's last link: none, CoDel, FQ-CoDel or PIE.
+	if aqm := seed >> 41 & 3; aqm > 0 && s.Links[n-1].Queue == "" {
+		s.Links[n-1].Queue = []model.QueueKind{"", model.QueueCoDel, model.QueueFQCoDel, model.QueuePIE}[aqm]
 	}
 	s.Paths = []model.Path{path, {Name: "q", Links: []string{s.Links[n-1].Name}}}
 	for i := range 1 + int(nFlows)%3 {

@@ -93,13 +93,11 @@ if has ns3-bbr; then
   run "$out/ns3/fairness-friendliness-bbr-vs-cubic1.json" --sim ns3 --experiment fairness --mode friendliness --algo bbr --against cubic:1 --duration 200s --seeds 5 --engines ""
 fi
 if has ns3-scenario; then
-  # The modern built-ins (BBR, DCTCP, CoDel, PIE, drop-tail) in ns-3 with the same link,
-  # queue disc and flows; tcpfluid's engines run beside it (with its ns3 constants).
+  # The modern built-ins (BBR, DCTCP, CoDel, PIE, FQ-CoDel, drop-tail) in ns-3 with the same
+  # link, queue disc and flows; tcpfluid's engines run beside it (with its ns3 constants).
   for b in modern-dctcp-2 modern-dctcp-10 modern-bufferbloat-droptail modern-bufferbloat-codel modern-bufferbloat-pie \
-    modern-bbr-random-loss modern-bbr-cubic-shallow modern-bbr-cubic-1bdp modern-bbr-cubic-deep; do
+    modern-bufferbloat-fq_codel modern-bbr-random-loss modern-bbr-cubic-shallow modern-bbr-cubic-1bdp modern-bbr-cubic-deep; do
     run "$out/ns3/scenario-$b.json" --sim ns3 --experiment scenario --builtin "$b"
   done
-  # FQ-CoDel: a scenario file (the fluid engine has no per-flow queues; the packet engine runs).
-  run "$out/ns3/scenario-bufferbloat-fq_codel.json" --sim ns3 --experiment scenario --scenario testdata/scenarios/bufferbloat-fq_codel.yaml
 fi
 echo "reference set in $out"
