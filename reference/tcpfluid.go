@@ -9,7 +9,6 @@ import (
 	"context"
 	"time"
 
-
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
 	"github.com/tcpfluid/tcpfluid/validate"

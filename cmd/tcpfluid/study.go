@@ -119,6 +119,8 @@ type study struct {
 	slowStart *model.Result
 	points    []*validate.Report // one fluid-vs-packet response point per classic algorithm
 	table3    *seeds.Table3Report
+	// lossResponse is BBR's and CUBIC's utilisation under random loss (study_modern.go).
+	lossResponse []lossResponse
 }
 
 // studyValidationP is the loss rate of the study's fluid-vs-packet points: every
@@ -145,9 +147,9 @@ func studyAlgorithms() []string {
 func runStudy(ctx context.Context) (*study, error) { return runStudyWith(ctx, func(string) {}) }
 
 // studySteps are the steps runStudyWith reports: response, converge, each fairness mode,
-// each validation point, Table 3 and each built-in.
+// each validation point, Table 3, each built-in and BBR's response to random loss.
 func studySteps() int {
-	return 2 + len(studyFairness) + len(response.ClassicAlgorithms) + 1 + len(model.BuiltinNames())
+	return 2 + len(studyFairness) + len(response.ClassicAlgorithms) + 1 + len(model.BuiltinNames()) + 1
 }
 
 // runStudyWith runs the study, calling done with each step's name as it ends.
@@ -199,6 +201,10 @@ func runStudyWith(ctx context.Context, done func(step string)) (*study, error) {
 		}
 		done(name)
 	}
+	if st.lossResponse, err = runLossResponse(ctx); err != nil {
+		return nil, fmt.Errorf("random loss: %w", err)
+	}
+	done("BBR under random loss")
 	return st, nil
 }
 
@@ -216,7 +222,7 @@ func (st *study) write(dir string, o report.Options) error {
 		return err
 	}
 	raw := map[string]any{"response.json": st.response, "converge.json": st.converge, "validate-points.json": st.points,
-		"validate-table3.json": st.table3}
+		"validate-table3.json": st.table3, "loss-response.json": st.lossResponse}
 	for _, f := range st.fairness {
 		raw["fairness-"+f.Mode+".json"] = f
 	}
@@ -248,10 +254,12 @@ func (st *study) page() report.Page {
 		Title: "tcpfluid: the default study",
 		Intro: fmt.Sprintf("Fluid models (form %s) of %d algorithms: response functions with their fits and "+
 			"published references, the time to fill a link and to recover after a loss, fairness on seed 000's "+
-			"dumbbell, and the seed papers' scenarios. Every number here is also in data/ as JSON and CSV.",
+			"dumbbell, the seed papers' scenarios, and today's algorithms and queues (BBR, DCTCP, CoDel, PIE, "+
+			"FQ-CoDel). Every number here is also in data/ as JSON and CSV.",
 			st.response.Form, len(st.response.Results)),
 	}
-	p.Sections = append(p.Sections, st.responseSection(), st.convergeSection(), st.fairnessSection(), st.validationSection(), st.scenarioSection())
+	p.Sections = append(p.Sections, st.responseSection(), st.convergeSection(), st.fairnessSection(), st.validationSection(),
+		st.modernSection(), st.scenarioSection())
 	return p
 }
 
@@ -586,6 +594,8 @@ func (st *study) summary(w io.Writer) {
 		}
 	}
 	tw.Flush()
+	fmt.Fprintln(w)
+	st.modernSummary(w)
 }
 
 // studySummary is the study's JSON: where the report is, and every analysis as its
@@ -600,11 +610,12 @@ type studySummary struct {
 	ValidationPoints []*validate.Report         `json:"validate_points"`
 	Table3           *seeds.Table3Report        `json:"validate_table3"`
 	Scenarios        []*model.Result            `json:"scenarios"`
+	LossResponse     []lossResponse             `json:"loss_response"`
 }
 
 func (st *study) summaryJSON(index string, o report.Options, elapsedS float64) studySummary {
 	return studySummary{Report: index, ECharts: o.ECharts.String(), ElapsedS: elapsedS, Response: st.response, Converge: st.converge,
-		Fairness: st.fairness, ValidationPoints: st.points, Table3: st.table3, Scenarios: st.scenarios}
+		Fairness: st.fairness, ValidationPoints: st.points, Table3: st.table3, Scenarios: st.scenarios, LossResponse: st.lossResponse}
 }
 
 // summaryCSV writes the summary's figures in long form: section, subject, metric, value.

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/report"
 )
 
@@ -142,6 +143,52 @@ func TestStudyFigures(t *testing.T) {
 	}
 	if len(queue.Series) != 2 || queue.Series[0].X[len(queue.Series[0].X)-1] != end {
 		t.Errorf("%s: %d queues; want the two bottlenecks over the same seconds", queue.ID, len(queue.Series))
+	}
+	checkModernSection(t, st, figs)
+}
+
+// The section on today's queues and algorithms shows what they are known for: the
+// queueing delay falls from drop-tail's buffer through PIE's 15 ms and CoDel's 5 ms target
+// to FQ-CoDel's per-flow queues (each within 50% of its target, FQ-CoDel below CoDel's);
+// BBR alone keeps 90% of the link up to p = 1e-2 and falls near 1 − 1/1.25 = 20%, while
+// CUBIC's window follows Reno's √(3/2p).
+func checkModernSection(t *testing.T, st *study, figs map[string]report.Figure) {
+	t.Helper()
+	rows := st.bloatRows()
+	if len(rows) != len(bloatDisciplines) || len(figs["bufferbloat-delay"].Series) != len(bloatDisciplines) {
+		t.Fatalf("bufferbloat: %d rows, %d series; want one per discipline", len(rows), len(figs["bufferbloat-delay"].Series))
+	}
+	delay := map[model.QueueKind]float64{}
+	for _, r := range rows {
+		delay[r.queue] = r.delayS
+	}
+	if !(delay[model.QueueDropTail] > 0.02 && math.Abs(delay[model.QueuePIE]/model.DefaultPIETargetS-1) < 0.5 &&
+		math.Abs(delay[model.QueueCoDel]/model.DefaultCoDelTargetS-1) < 0.5 && delay[model.QueueFQCoDel] < delay[model.QueueCoDel]) {
+		t.Errorf("bufferbloat: queueing delays %v s; want drop-tail above 20 ms, PIE and CoDel within 50%% of 15 and 5 ms, FQ-CoDel below CoDel", delay)
+	}
+	if len(st.lossResponse) != 2 || len(figs["bbr-random-loss"].Series) != 2 {
+		t.Fatalf("random loss: %d responses, want bbr and cubic", len(st.lossResponse))
+	}
+	bbr, cubic := st.lossResponse[0], st.lossResponse[1]
+	for i, p := range bbr.P {
+		switch {
+		case p <= 1e-2 && bbr.Utilisation[i] < 0.9:
+			t.Errorf("bbr at p = %g: utilisation %.3f, want ≥ 0.9", p, bbr.Utilisation[i])
+		case p >= 0.2 && bbr.Utilisation[i] > 0.5:
+			t.Errorf("bbr at p = %g: utilisation %.3f, want its collapse (≤ 0.5)", p, bbr.Utilisation[i])
+		}
+		// Where CUBIC's window is well below the BDP and above its timeouts' range it is in
+		// its TCP-friendly region, an AIMD of Reno's response √(3/2p) (RFC 9438 §4.3).
+		if p == 1e-3 || p == 1e-2 {
+			sc, err := model.Builtin("modern-bbr-random-loss")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bdp := sc.Links[0].CapacityBps * 2 * sc.Links[0].DelayS / (8 * sc.Flows[0].MSSBytes)
+			if want := math.Sqrt(1.5/p) / bdp; math.Abs(cubic.Utilisation[i]/want-1) > 0.25 {
+				t.Errorf("cubic at p = %g: utilisation %.4f, want √(3/2p)/BDP = %.4f ± 25%%", p, cubic.Utilisation[i], want)
+			}
+		}
 	}
 }
 
