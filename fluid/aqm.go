@@ -63,6 +63,9 @@ type codelState struct {
 	firstAbove, dropNext float64 // s
 	count, lastCount     int
 	frac                 float64 // marks per departing packet while dropping
+	// rise is how far above target·rate an FQ-CoDel flow queue's next upward crossing
+	// lies, bytes: a packet's worth times a seeded U(0, 1) drawn at each downward one.
+	rise float64
 }
 
 func newCoDelStates(n int) []codelState {
@@ -119,7 +122,7 @@ func (l *linkExt) guard(s *system, li, j int, y []float64) float64 {
 		if l.queues[j].above {
 			return -over - queueSlackBytes
 		}
-		return over - queueSlackBytes
+		return over - l.queues[j].rise - queueSlackBytes
 	}
 	return -1
 }
@@ -144,6 +147,9 @@ func (x *extension) linkEvent(s *system, li, j int, t float64) {
 	case extCoDel, extFQCoDel:
 		c := &l.queues[j]
 		c.above = !c.above
+		if l.kind == extFQCoDel && !c.above {
+			c.rise = x.rng.Float64() * s.links[li].refBytes
+		}
 		if c.above {
 			c.firstAbove = t + l.cd.IntervalS
 		} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/ode"
@@ -152,6 +153,17 @@ func (x *extension) events(s *system, evs []ode.Event) []ode.Event {
 	return evs
 }
 
+// jumped applies, after a jump at time t to state y (the network evaluated there), every
+// link crossing the jump carried past its guard: the solver locates crossings from below
+// only, and an FQ-CoDel batch drop halves a queue at once.
+func (x *extension) jumped(s *system, t float64, y []float64) {
+	for _, g := range x.guards {
+		if g.link >= 0 && x.links[g.link].guard(s, g.link, g.queue, y) >= 0 {
+			x.linkEvent(s, g.link, g.queue, t)
+		}
+	}
+}
+
 // handle applies extension event ev at time t; the caller restarts the solver.
 func (x *extension) handle(s *system, ev int, t float64) {
 	g := x.guards[ev]
@@ -195,11 +207,11 @@ func (x *extension) flowEvent(s *system, fi int, t float64, y []float64) {
 
 // dropped counts a packet of subflow f that an AQM dropped at link li (-1: the flow's
 // PIE link) at time t and schedules the sender's reaction one RTT later, as a drop-tail
-// overflow's.
+// overflow's. The packet comes off the flow's queue at the link, as CoDel's drop at the
+// head lets the next packet go in its place, or, while that holds less than a packet, off
+// what the flow has delivered (the packet in service); a flow with neither has none to lose.
 func (x *extension) dropped(s *system, f *subflow, li int, t float64, y []float64) {
 	c := f.cnt
-	y[c+cntDropped]++
-	y[c+cntDelivered] = math.Max(y[c+cntDelivered]-1, 0)
 	if li < 0 {
 		for _, l := range f.links {
 			if x.links[l].kind == extPIE {
@@ -208,6 +220,16 @@ func (x *extension) dropped(s *system, f *subflow, li int, t float64, y []float6
 			}
 		}
 	}
+	switch k := slices.Index(f.links, li); {
+	case k >= 0 && s.links[li].mode == queueBusy && y[f.streams[k].content] >= f.wire:
+		y[f.streams[k].content] -= f.wire
+		y[s.links[li].off+lvQueue] -= f.wire
+	case y[c+cntDelivered] >= 1:
+		y[c+cntDelivered]--
+	default:
+		return
+	}
+	y[c+cntDropped]++
 	if li >= 0 {
 		y[s.links[li].off+lvDropped] += f.wire
 	}

@@ -101,10 +101,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
 				random += l.lossPkt * aPkts
 			}
-			switch {
-			case l.fq:
-				overflow += l.fqDropRate(&f.streams[k], yd) / f.wire
-			case l.mode == queueFull && l.arrive > 0:
+			if l.mode == queueFull && l.arrive > 0 {
 				overflow += aPkts * math.Max(l.arrive-l.capBps, 0) / l.arrive
 			}
 		}

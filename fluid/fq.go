@@ -3,6 +3,8 @@ package fluid
 import (
 	"math"
 	"slices"
+
+	"github.com/tcpfluid/tcpfluid/model"
 )
 
 // FQ-CoDel's flow queues in the fluid form (model.QueueFQCoDel). Each stream of the link —
@@ -17,9 +19,11 @@ import (
 //	Σ_unconstrained a_i + n_constrained · r = C.
 //
 // The quantum itself (a packet's worth of order within a round) is below the fluid's
-// resolution. Above the buffer, the fattest queue loses the excess, as Linux's
-// fq_codel_drop takes packets from the queue with the most bytes. Each queue runs its own
-// CoDel on its sojourn time content/r (aqm.go).
+// resolution. When the discipline reaches its buffer, the queue with the most bytes loses a
+// batch at once, as Linux's and ns-3's fq_codel_drop take it (fqOverflow), and the link
+// stays busy: the one flow hit learns of it, the others not, which is what breaks the
+// symmetry of flows that FQ-CoDel otherwise isolates. Each queue runs its own CoDel on its
+// sojourn time content/r (aqm.go).
 
 // shareFair sets the departures of FQ link l's streams by max–min fairness over the
 // contents y and their arrivals, the link's departure and its fair rate.
@@ -59,15 +63,6 @@ func (l *link) shareFair(y []float64) {
 		}
 		l.depart += st.depart
 	}
-	l.fatMax, l.fatW = 0, 0
-	if l.mode == queueFull {
-		for _, st := range l.streams {
-			l.fatMax = math.Max(l.fatMax, y[st.content])
-		}
-		for _, st := range l.streams {
-			l.fatW += fatWeight(y[st.content], l.fatMax)
-		}
-	}
 }
 
 func cmpFloat(a, b float64) int {
@@ -78,31 +73,6 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
-}
-
-// fqDropRate is the rate, bytes/s, at which full FQ link l drops stream st's bytes (state
-// y): the excess over capacity, from the fattest queues. Linux's fq_codel_drop takes the
-// queue with the most bytes; taken literally by a fluid, the fattest of queues that hold
-// about the same would change at every instant (each loses until another is fatter), so
-// the excess is shared in proportion to the eighth power of what each holds — a smooth
-// stand-in that takes 2.1 times as much from a queue holding 10% more, and keeps tied
-// queues tied.
-func (l *link) fqDropRate(st *stream, y []float64) float64 {
-	if l.mode != queueFull || !(l.arrive > l.capBps) || !(l.fatW > 0) {
-		return 0
-	}
-	return (l.arrive - l.capBps) * fatWeight(y[st.content], l.fatMax) / l.fatW
-}
-
-// fatWeight is (c/max)⁸ for a content c ≤ max, bytes.
-func fatWeight(c, max float64) float64 {
-	if c <= 0 || !(max > 0) {
-		return 0
-	}
-	r := c / max
-	r *= r
-	r *= r
-	return r * r
 }
 
 // fqDelay is the queueing delay, s, of what stream st of FQ link l holds (content c, bytes)
@@ -147,5 +117,38 @@ func (s *system) fqRTTs(t float64, y []float64) {
 			f.rtt = math.Max(rtt, f.minRTT)
 			s.sendRate(f, t, y)
 		}
+	}
+}
+
+// fqDropBatch is Linux's and ns-3's drop_batch_size: the most packets one overflow drops.
+const fqDropBatch = 64
+
+// fqOverflow is FQ link li's full buffer at time t (state y): the queue with the most bytes
+// loses packets from its head until half its bytes or fqDropBatch packets are gone (at
+// least one), and its flow reacts as to any overflow drop, a round trip later.
+func (s *system) fqOverflow(li int, t float64, y []float64) {
+	l := &s.links[li]
+	st := l.fqFattest(y)
+	if st == nil || !(y[st.content] > 0) {
+		return
+	}
+	c, pkt := y[st.content], st.wire
+	if pkt == 0 {
+		pkt = l.refBytes // a CBR source
+	}
+	drop := math.Min(c, math.Min(math.Max(math.Ceil(c/2/pkt), 1), fqDropBatch)*pkt)
+	y[st.content] -= drop
+	y[l.off+lvQueue] -= drop
+	y[l.off+lvDropped] += drop
+	if st.flow < 0 {
+		return
+	}
+	f := &s.flows[st.flow]
+	y[st.cnt+cntDropped] += drop / pkt
+	if s.sc.DropRule != model.DropProportional {
+		y[st.cnt+cntOverflow] += drop / pkt // the holes of the window it reacts to
+	}
+	if f.active && f.reactAt == math.Inf(1) && t >= f.recoverUntil {
+		f.reactAt = t + f.rtt
 	}
 }

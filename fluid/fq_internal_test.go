@@ -3,6 +3,8 @@ package fluid
 import (
 	"math"
 	"testing"
+
+	"github.com/tcpfluid/tcpfluid/model"
 )
 
 // An FQ link's queues share its capacity by max–min fairness: a queue that holds nothing
@@ -44,24 +46,52 @@ func TestFQShareFair(t *testing.T) {
 	}
 }
 
-// Above the buffer the fattest queues lose the excess: in proportion to the eighth power of
-// their contents, so that tied queues stay tied, a queue holding 10% more loses 2.14 times
-// as much, and the drops add up to the excess.
-func TestFQDropFromTheFattest(t *testing.T) {
-	l := &link{linkSpec: linkSpec{capBps: 10, fq: true}, linkState: linkState{up: true, mode: queueFull}}
-	y := []float64{110, 100, 100, 0}
-	for i, a := range []float64{5, 5, 5, 1} {
-		l.streams = append(l.streams, &stream{content: i, arrive: a})
+// At its buffer an FQ link drops from its fattest queue only, half its bytes in whole
+// packets at once (at most fqDropBatch, at least one), and only that queue's flow reacts,
+// a round trip later.
+func TestFQOverflowDropsABatch(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		content []float64 // bytes, of three flows' queues; packets of 100 bytes
+		left    []float64
+	}{
+		{"half of the fattest, rounded up to whole packets", []float64{1000, 1050, 300}, []float64{1000, 450, 300}},
+		{"at least one packet", []float64{100, 50, 0}, []float64{0, 50, 0}},
+		{"at most a batch", []float64{100, 20000, 0}, []float64{100, 20000 - fqDropBatch*100, 0}},
+	} {
+		const nq, lvOff = 3, 3 // the queues' contents, then the link's variables
+		y := make([]float64, nq+lvOff+linkVars+nq*flowCounters)
+		s := &system{sc: &model.Scenario{DropRule: model.DropSynchronized}}
+		s.links = []link{{linkSpec: linkSpec{capBps: 1e6, fq: true, refBytes: 100, off: lvOff}, linkState: linkState{up: true, mode: queueBusy}}}
+		for i, b := range c.content {
+			y[i] = b
+			y[lvOff+lvQueue] += b
+			st := &stream{content: i, flow: i, slot: i, wire: 100, cnt: nq + lvOff + linkVars + i*flowCounters}
+			s.links[0].streams = append(s.links[0].streams, st)
+			s.flows = append(s.flows, subflow{subflowState: subflowState{active: true, reactAt: math.Inf(1)}})
+			s.flows[i].rtt = 0.1
+		}
+		queued := y[lvOff+lvQueue]
+		s.fqOverflow(0, 2, y)
+		for i, want := range c.left {
+			if y[i] != want {
+				t.Errorf("%s: queue %d holds %v bytes after the overflow, want %v", c.name, i, y[i], want)
+			}
+			hit := c.content[i] != want
+			if reacts := s.flows[i].reactAt == 2.1; reacts != hit {
+				t.Errorf("%s: flow %d reacts at %v; want a reaction at 2.1 s only for the queue dropped from", c.name, i, s.flows[i].reactAt)
+			}
+		}
+		if gone := queued - y[lvOff+lvQueue]; gone != y[lvOff+lvDropped] || math.Abs(gone-(sum(c.content)-sum(c.left))) > 1e-9 {
+			t.Errorf("%s: link queue lost %v bytes, dropped counter %v, want the contents' %v", c.name, gone, y[lvOff+lvDropped], sum(c.content)-sum(c.left))
+		}
 	}
-	l.arrive = 16
-	l.serve(y)
-	drop := make([]float64, len(y))
-	total := 0.0
-	for i, st := range l.streams {
-		drop[i] = l.fqDropRate(st, y)
-		total += drop[i]
+}
+
+func sum(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
 	}
-	if math.Abs(total-6) > 1e-12 || drop[1] != drop[2] || drop[3] != 0 || math.Abs(drop[0]/drop[1]-math.Pow(1.1, 8)) > 1e-12 {
-		t.Errorf("drops %v bytes/s, want 6 in all, the two tied queues alike, the empty one none and the fattest 1.1⁸ times the tied ones", drop)
-	}
+	return t
 }

@@ -121,18 +121,9 @@ func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 	f.timeouts++
 }
 
-// overflowSynchronized schedules a loss for every flow crossing link li (state y): each
-// learns of it one round-trip time later, from its duplicate ACKs.
-func (s *system) overflowSynchronized(li int, t float64, y []float64) {
-	if l := &s.links[li]; l.fq {
-		// FQ-CoDel drops from its fattest queue only.
-		if st := l.fqFattest(y); st != nil && st.flow >= 0 {
-			if f := &s.flows[st.flow]; f.active && f.reactAt == math.Inf(1) && t >= f.recoverUntil {
-				f.reactAt = t + f.rtt
-			}
-		}
-		return
-	}
+// overflowSynchronized schedules a loss for every flow crossing link li: each learns of it
+// one round-trip time later, from its duplicate ACKs.
+func (s *system) overflowSynchronized(li int, t float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		if !f.active || !slices.Contains(f.links, li) || f.reactAt != math.Inf(1) || t < f.recoverUntil {
@@ -230,21 +221,11 @@ func (s *system) dueReactions(t float64) bool {
 			// A synchronized sender whose recovery ended while its queue is still full
 			// loses again.
 			f.recheckAt = math.Inf(1)
-			for k, li := range f.links {
-				l := &s.links[li]
-				if l.mode != queueFull || !f.active {
-					continue
+			for _, li := range f.links {
+				if s.links[li].mode == queueFull && f.active {
+					f.reactAt = t + f.rtt
+					break
 				}
-				if l.fq {
-					if y == nil {
-						y = s.state(t)
-					}
-					if l.fqFattest(y) != &f.streams[k] {
-						continue // a full FQ link drops from its fattest queue only
-					}
-				}
-				f.reactAt = t + f.rtt
-				break
 			}
 		}
 	}

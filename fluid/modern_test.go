@@ -206,10 +206,10 @@ func TestModernFluidVersusPacket(t *testing.T) {
 	}{
 		{"modern-bufferbloat-codel", true, true, false},
 		{"modern-bufferbloat-pie", true, true, false},
-		// FQ-CoDel's queueing delay is not asserted: 2.05 ms in the fluid, 2.63 ms in the
-		// packet engine here (2.27 ms with validate's send jitter) and 1.47 ms in ns-3.37
-		// (reference.scenarioGaps); the fluid's identical flows cut in lockstep groups and
-		// leave the link idle 3–5% of the time (docs/simulators.md).
+		// FQ-CoDel's queueing delay is not asserted here: 2.06 ms in the fluid, 2.63 ms in
+		// the packet engine without send jitter, 2.33 ms with validate's (which validate
+		// judges, −9%) and 1.47 ms in ns-3.37 (TestScenarioStoredNS3: fluid −4.8%); which
+		// of ten isolated flows a batch drop hits is the packet engine's phase.
 		{"modern-bufferbloat-fq_codel", true, false, false},
 		{"modern-bufferbloat-droptail", true, true, false},
 		{"modern-bbr-random-loss", false, false, false},
@@ -322,23 +322,24 @@ func TestBBRAgainstCUBIC(t *testing.T) {
 }
 
 // FQ-CoDel gives a TCP flow its fair half of the link against an unresponsive CBR source
-// asking for 80% of it, where a FIFO leaves it the 20% the CBR leaves, in the fluid engine
-// as in the packet engine (packet.TestFQCoDelIsolation): the flow queues share by max–min
-// fairness and the CBR's queue, overflowing its share, is the one CoDel drops from.
+// asking for 80% of it (testdata/scenarios/fq-cbr-isolation.yaml), in the fluid engine as in
+// the packet engine (within 0.05 of its share), where drop-tail leaves it the 20% the CBR
+// leaves: the flow queues share by max–min fairness and the CBR's queue, above its
+// share, is the one CoDel and the buffer drop from.
 func TestFQCoDelIsolation(t *testing.T) {
-	share := map[model.QueueKind]float64{}
-	for _, q := range []model.QueueKind{model.QueueFQCoDel, model.QueueDropTail} {
-		s := &model.Scenario{Name: "fq", DurationS: 20,
-			Links: []model.Link{{Name: "l", CapacityBps: 10e6, DelayS: 0.01, BufferPkts: 100, Queue: q}},
-			Paths: []model.Path{{Name: "p", Links: []string{"l"}}},
-			Flows: []model.Flow{{Algorithm: "cubic", Path: "p", WindowScaling: true, InitialCwnd: 10}},
-			CBR:   []model.CBR{{Path: "p", RateBps: 8e6, PacketBytes: 1460}}}
-		if err := s.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		share[q] = runCounted(t, s, 0).Flows[0].GoodputBps / 10e6
+	sc, err := model.LoadScenarioFile("../testdata/scenarios/fq-cbr-isolation.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if share[model.QueueFQCoDel] < 0.45 || share[model.QueueDropTail] > 0.25 {
-		t.Errorf("TCP share of the link: fq_codel %.3f, droptail %.3f; want about ½ (≥ 0.45) and at most the 20%% the CBR leaves", share[model.QueueFQCoDel], share[model.QueueDropTail])
+	capBps := sc.Links[0].CapacityBps
+	fl, pk := runCounted(t, sc, 0).Flows[0].GoodputBps/capBps, runPacket(t, sc, 0).Flows[0].GoodputBps/capBps
+	sc.Links[0].Queue, sc.Links[0].FQCoDel = model.QueueDropTail, model.FQCoDel{}
+	fifo := runCounted(t, sc, 0).Flows[0].GoodputBps / capBps
+	t.Logf("TCP share against the CBR: fluid %.3f, packet %.3f; drop-tail %.3f", fl, pk, fifo)
+	if fl < 0.45 || math.Abs(fl-pk) > 0.05 {
+		t.Errorf("TCP share of the link %.3f, packet engine %.3f; want about ½ (≥ 0.45) and the packet engine's within 0.05", fl, pk)
+	}
+	if fifo > 0.25 {
+		t.Errorf("TCP share of a drop-tail link %.3f; want at most the 20%% the CBR leaves", fifo)
 	}
 }

@@ -30,12 +30,14 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 			y[l.off+lvQueue] = 0
 			l.settle(y)
 			l.setContents(y, 0)
+		} else if l.fq {
+			s.fqOverflow(li, t, y) // FQ-CoDel drops a batch and stays busy
 		} else {
 			l.mode = queueFull
 			y[l.off+lvQueue] = l.bufBytes
 			l.setContents(y, l.bufBytes)
 			if s.sc.DropRule != model.DropProportional {
-				s.overflowSynchronized(li, t, y)
+				s.overflowSynchronized(li, t)
 			}
 		}
 	case queueFull:
@@ -68,6 +70,9 @@ func (s *system) jump(t float64) {
 		if !changed {
 			break
 		}
+	}
+	if s.x != nil {
+		s.x.jumped(s, t, yd) // a jump may carry a marking or CoDel crossing past its guard
 	}
 	s.gen++
 	s.drv.Jump(y)

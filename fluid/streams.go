@@ -100,13 +100,11 @@ func (l *link) lose(y []float64) {
 
 // contentRate is d(content)/dt of a stream of link l: arrivals, less what departs and, at
 // a full queue, less the stream's share of the dropped excess (in proportion to arrivals;
-// from the fattest queues at an FQ link, fqDropRate).
+// an FQ link is never full: it drops in batches, fqOverflow).
 func (l *link) contentRate(st *stream, y []float64) float64 {
 	switch {
 	case !l.up || l.mode == queueEmpty:
 		return 0
-	case l.fq:
-		return st.arrive - st.depart - l.fqDropRate(st, y)
 	case l.mode == queueFull && l.arrive > l.capBps:
 		return st.arrive*l.capBps/l.arrive - st.depart
 	}

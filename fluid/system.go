@@ -52,11 +52,9 @@ type linkEval struct {
 	depart  float64 // bytes/s
 	lossPkt float64 // RED drop probability at the current average
 	// FQ links (fq.go): the fair rate of a constrained queue, bytes/s (+Inf when none is);
-	// at a full link the largest content, bytes, and the sum of the contents' fatWeight;
 	// scratch for the unconstrained queues' order.
-	fair         float64
-	fatMax, fatW float64
-	order        []int32
+	fair  float64
+	order []int32
 }
 
 // subflow is one single-path flow, or one subflow of a multi-path flow; the subflows of

@@ -13,13 +13,10 @@ import (
 // scenarioGaps are the engine-metric pairs of the stored ns-3 scenario runs that are out of
 // tolerance today, as "builtin engine metric subject"; docs/simulators.md says why (ns-3.37's
 // TcpBbr collapses after a retransmission timeout on the shallow buffer and at 1% loss; the
-// fluid BBR against CUBIC; Jain's index of one deterministic run; FQ-CoDel's queue, from
-// the fluid's identical flows cutting in lockstep and the packet engine's own). The
-// test fails when a pair leaves tolerance and when one listed here comes back within it,
-// so that the list is always the truth.
+// fluid BBR against CUBIC; Jain's index of one deterministic run; the packet engine's
+// FQ-CoDel queue). The test fails when a pair leaves tolerance and when one listed here
+// comes back within it, so that the list is always the truth.
 var scenarioGaps = []string{
-	"modern-bufferbloat-fq_codel fluid mean_queue_pkts bottleneck",
-	"modern-bufferbloat-fq_codel fluid queue_delay_s bottleneck",
 	"modern-bufferbloat-fq_codel packet mean_queue_pkts bottleneck",
 	"modern-bufferbloat-fq_codel packet queue_delay_s bottleneck",
 	"modern-bbr-cubic-1bdp fluid goodput_bps bbr, flow 0",

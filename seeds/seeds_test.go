@@ -138,9 +138,6 @@ var knownGaps = map[string]map[string]string{
 		"mean_cwnd_pkts flow 0/1":      "the packet LIA subflow on path 2 sends its window as one cluster per round trip and loses at nearly every overflow of the Reno flow's queue; the fluid's proportional drop rule spreads drops by arrival rate",
 		"mean_throughput_bps flow 0/1": "idem",
 	},
-	"modern-bufferbloat-fq_codel": {
-		"utilisation link bottleneck": "FQ-CoDel isolates the flows, and the fluid's ten, identical but for starts 1 ms apart, keep identical trajectories: they cut in lockstep groups whose sum of windows falls below the BDP, and the link idles (0.953 against 0.986); started 137 ms apart (cubic@ns3) the fluid keeps 0.995",
-	},
 	"modern-bbr-cubic-1bdp": {
 		"mean_cwnd_pkts flow 0":      "BBR against CUBIC over 1 BDP: BBR takes 0.62 of the link in the fluid, 0.87 in the packet engine (ns-3 3.37: 0.86). The fluid queue serves its sources by what each holds, a mixing tank: a change of what arrives (BBR's 40 ms probe, CUBIC's slow-start bursts) leaves spread over the queue's sojourn time, where a FIFO of packets delivers it intact a sojourn later. The packet BBR's samples over CUBIC's slow-start gaps put BtlBw at the link's rate as Startup ends (cwnd 866 against CUBIC's 224); the fluid BBR's samples see its share (cwnd 646 against 503), its probes gain 3% a cycle instead of 6%, and CUBIC keeps 0.38",
 		"mean_throughput_bps flow 0": "idem",

@@ -131,7 +131,7 @@ func (st *study) modernSection() report.Section {
 		bloat.Rows = append(bloat.Rows, []string{string(r.queue), fmt.Sprintf("%.2f", r.delayS*1e3), target,
 			fmt.Sprintf("%.4f", r.util), fmt.Sprintf("%.4f", r.jfi)})
 	}
-	bloat.Note = "FQ-CoDel in the fluid: its ten identical flows cut in lockstep groups and the link idles about 5% of the time, where packets break the symmetry (validate: 0.953 against 0.986)."
+	bloat.Note = "FQ-CoDel's delay is each flow's own queue at its fair rate; at its buffer it drops half the fattest queue at once, as Linux's fq_codel_drop does."
 	if len(delay.Series) > 0 {
 		sec.Figures = append(sec.Figures, delay)
 	}
