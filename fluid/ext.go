@@ -19,8 +19,9 @@ import (
 // one, its state variables come after every other block of the layout (layout.go) and its
 // guards after every other solver event.
 //
-// Paced laws (model.FluidPacer, BBR): the flow sends at min(window/RTT, pacing rate), its
-// law's derivatives are wall-clock time (no ACK-clock scaling, no hold in fast recovery)
+// Paced laws (model.FluidPacer, BBR): the flow sends at min(window/RTT, pacing rate), or,
+// for a law that knows its flight (model.FluidFlight), at its pacing rate while the flight
+// leaves room in its window; its law's derivatives are wall-clock time (no ACK-clock scaling, no hold in fast recovery)
 // and it observes its delivery rate (model.Observation.DeliveryRate, packets/s: the rate
 // its packets leave its path now).
 type extension struct {
@@ -41,6 +42,7 @@ type extGuard struct{ link, queue, flow int }
 type flowExt struct {
 	ect     bool
 	pacer   model.FluidPacer
+	flight  model.FluidFlight // the pacer's flight, when it knows it
 	reactor model.FluidECNReactor
 	// step marking seen by the sender, per position on its path, and the changes on their
 	// way back to it (toggles, oldest first from head)
@@ -83,6 +85,9 @@ func newExtension(s *system, lay *layout) (*extension, error) {
 		fx := &x.flows[fi]
 		*fx = flowExt{markOff: -1, lossOff: -1, recheck: math.Inf(1)}
 		fx.pacer, _ = f.law.(model.FluidPacer)
+		if fx.pacer != nil {
+			fx.flight, _ = f.law.(model.FluidFlight)
+		}
 		fx.reactor, _ = f.law.(model.FluidECNReactor)
 		alg, err := model.Configure(f.algo, s.sc.Flows[f.flow].Params)
 		if err != nil {
@@ -337,13 +342,23 @@ func (x *extension) stillMarked(s *system, fi int) bool {
 	return false
 }
 
-// pace lowers a paced law's sending rate to its pacing rate.
+// pace sets a paced law's sending rate from its pacing rate: at most that, and, for a law
+// that knows its flight, the pacing rate while its window has room (FluidFlight) even
+// above the window over the RTT now, which is the rate f.rate holds (a paced flow is never
+// a class: f.mult is 1).
 func (x *extension) pace(f *subflow, t float64, y []float64) {
 	fx := &x.flows[f.idx]
 	if fx.pacer == nil {
 		return
 	}
-	r := fx.pacer.PacingRate(y[f.off:f.off+f.nLaw], model.Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT, Subflow: f.sub})
+	law := y[f.off : f.off+f.nLaw]
+	o := model.Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT, Subflow: f.sub}
+	r := fx.pacer.PacingRate(law, o)
+	if fx.flight != nil && f.rate > 0 {
+		w := f.rate / f.wire * f.rtt
+		f.rate = model.FlightLimitedRate(w, fx.flight.Flight(law, o), r, f.rtt) * f.wire
+		return
+	}
 	if r > 0 && !math.IsInf(r, 1) && r*f.wire < f.rate {
 		f.rate = r * f.wire
 	}

@@ -262,35 +262,29 @@ const ns3BBRShare1BDP = 0.8556
 // the phase of CUBIC's start against BBR's gain cycle (over 1 BDP the packet engine's BBR
 // takes 0.74 to 0.88 as CUBIC starts 20 to 100 ms after it), so the engines are compared on
 // the mean of five start offsets: BBR's share within 0.1 over 0.2 and 1 BDP. On the
-// built-in itself (CUBIC at 0.1 s, ns-3's run) the packet engine takes ns-3's share within
-// 0.1.
+// built-in itself (CUBIC at 0.1 s, ns-3's run) both engines take ns-3's share within 0.1.
 //
-// A known gap, asserted both ways (a fix fails the test, to be recorded here): over 1 BDP
-// the fluid BBR takes 0.60 on the mean, the packet engine's 0.87 and ns-3's 0.86. The
-// fluid queue serves its sources by what each holds, a mixing tank that spreads a change
-// of what arrives (BBR's probe, CUBIC's slow-start bursts) over the queue's sojourn time,
-// where a FIFO of packets delivers it intact: the packet BBR leaves Startup with BtlBw at
-// the link's rate, the fluid one at its share, and its probes gain half as much.
+// Over 1 BDP the fluid BBR takes 0.77 on the mean, the packet engine 0.87 and ns-3 0.86. It
+// took 0.60 while the fluid sent a paced flow at min(W/RTT, pacing rate): a probe's queue
+// lengthens the RTT, W/RTT fell below the probe's rate, and the probe stopped short of its
+// 25%, where a packet sender whose flight is below its window goes on at its pacing rate
+// (model.FluidFlight). Its loss events are 19 against the packet's 36: the packet queue's
+// bursts overflow the buffer at more of BBR's probes.
 //
-// Not asserted, and logged: over 10 BDPs BBR takes 0.13 in the fluid engine, 0.24 in the
+// Not asserted, and logged: over 10 BDPs BBR takes 0.11 in the fluid engine, 0.24 in the
 // packet engine and 0.035 in ns-3 (which has no lost-retransmission detection; with the
 // packet engine finding only the first hole's, 0.08). Both engines' BBR gains through the
 // run as its RTprop, sampled at each ProbeRTT behind CUBIC's queue, grows. The queueing
-// delay differs by 35% and 19% over 0.2 and 1 BDP (2.5 and 31.7 ms fluid, 1.8 and 26.7 ms
-// packet) and agrees over 10 BDPs (341, 323 ms).
+// delay differs by 41% and 13% over 0.2 and 1 BDP (2.6 and 30.1 ms fluid, 1.8 and 26.7 ms
+// packet) and by 5% over 10 BDPs (338, 323 ms).
 func TestBBRAgainstCUBIC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("60 s packet runs")
 	}
-	const (
-		agree = iota // the engines' mean shares within 0.1
-		gap          // a known gap: the fluid's mean share more than 0.1 below the packet's
-		logged
-	)
 	for _, c := range []struct {
 		name  string
-		share int
-	}{{"modern-bbr-cubic-shallow", agree}, {"modern-bbr-cubic-1bdp", gap}, {"modern-bbr-cubic-deep", logged}} {
+		agree bool // the engines' mean shares within 0.1
+	}{{"modern-bbr-cubic-shallow", true}, {"modern-bbr-cubic-1bdp", true}, {"modern-bbr-cubic-deep", false}} {
 		var fs, ps, fd, pd float64
 		starts := []float64{0.02, 0.04, 0.06, 0.08, 0.10}
 		for _, st := range starts {
@@ -306,17 +300,14 @@ func TestBBRAgainstCUBIC(t *testing.T) {
 			fd += queueDelayS(fl, sc, 0) / float64(len(starts))
 			pd += queueDelayS(pk, sc, 0) / float64(len(starts))
 			if c.name == "modern-bbr-cubic-1bdp" && st == sc.Flows[1].StartS && st == builtin(t, c.name).Flows[1].StartS {
-				if math.Abs(p-ns3BBRShare1BDP) > 0.1 {
-					t.Errorf("%s packet: BBR's share %.3f, ns-3 3.37 %.3f (±0.1)", c.name, p, ns3BBRShare1BDP)
+				if math.Abs(p-ns3BBRShare1BDP) > 0.1 || math.Abs(f-ns3BBRShare1BDP) > 0.1 {
+					t.Errorf("%s: BBR's share %.3f (fluid), %.3f (packet), ns-3 3.37 %.3f (±0.1)", c.name, f, p, ns3BBRShare1BDP)
 				}
 			}
 		}
 		t.Logf("%s: mean BBR share %.3f (fluid), %.3f (packet); mean queueing delay %.2f, %.2f ms", c.name, fs, ps, fd*1e3, pd*1e3)
-		switch {
-		case c.share == agree && math.Abs(fs-ps) > 0.1:
+		if c.agree && math.Abs(fs-ps) > 0.1 {
 			t.Errorf("%s: mean BBR share %.3f, packet %.3f (±0.1)", c.name, fs, ps)
-		case c.share == gap && fs > ps-0.1:
-			t.Errorf("%s: mean BBR share %.3f, packet %.3f: the known gap closed; record it", c.name, fs, ps)
 		}
 	}
 }

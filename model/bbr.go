@@ -41,7 +41,8 @@ import (
 // Fluid face (bbrfluid.go), x = [W, D, S] with W the cwnd, D the packets delivered (dD/dt
 // = Observation.DeliveryRate) and S the packets sent, after the structure of the fluid
 // model of Scherrer, Legner, Perrig & Schmid (IMC 2022, BBRv1): the flow sends at
-// min(W/RTT, pacing rate) (FluidPacer), its derivatives are wall-clock time, and its model
+// its pacing rate while its flight leaves room in its window, W/RTT once it fills it
+// (FluidPacer, FluidFlight), its derivatives are wall-clock time, and its model
 // changes at located events. Delivery-rate samples go into the 10-round max filter at each
 // round's end (the packets delivered over the round, which lasts the RTT at its start) and
 // when the flight sent up to a gain-cycle phase's end has reached the receiver (the
@@ -112,6 +113,7 @@ var (
 	_ ResponseReferencer = (*bbr)(nil)
 	_ FluidLaw           = (*bbrFluid)(nil)
 	_ FluidPacer         = (*bbrFluid)(nil)
+	_ FluidFlight        = (*bbrFluid)(nil)
 	_ RecoveryEnder      = (*bbrFluid)(nil)
 	_ EventLaw           = (*bbrEvent)(nil)
 	_ RateSampler        = (*bbrEvent)(nil)

@@ -84,14 +84,13 @@ func (f *bbrFluid) flight(x []float64, o Observation) float64 {
 	return math.Min(math.Max(x[0], 0), math.Max(sent, 0))
 }
 
-// sendRate is the rate the flow sends at, packets/s: its window per RTT, at most the
-// pacing rate (as the engine sends a paced law's flow).
+// Flight is the packets in flight (FluidFlight).
+func (f *bbrFluid) Flight(x []float64, o Observation) float64 { return f.flight(x, o) }
+
+// sendRate is the rate the flow sends at, packets/s, as the engine sends a paced law's
+// flow: the pacing rate while the flight leaves room in the window (FlightLimitedRate).
 func (f *bbrFluid) sendRate(x []float64, o Observation) float64 {
-	r := math.Max(x[0], 0) / ClockRTT(o)
-	if f.pacingRate > 0 {
-		r = math.Min(r, f.pacingRate)
-	}
-	return r
+	return FlightLimitedRate(x[0], f.flight(x, o), f.pacingRate, ClockRTT(o))
 }
 
 // PacingRate is the current pacing rate, packets/s.

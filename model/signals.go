@@ -85,7 +85,7 @@ type (
 // Optional capabilities of a FluidLaw.
 type (
 	// FluidPacer is the fluid face of a paced, rate-based law (BBR): the engine sends at
-	// min(window/RTT, PacingRate) instead of window/RTT. Its derivatives are written in
+	// min(window/RTT, PacingRate) instead of window/RTT (see FluidFlight). Its derivatives are written in
 	// wall-clock time, not at the ACK clock of FluidLaw.Deriv: the engine neither scales
 	// them by the ratio of the delivery rate to W/RTT nor holds them through fast recovery,
 	// since the law reads the delivery rate itself (Observation.DeliveryRate). Its Switch
@@ -96,6 +96,17 @@ type (
 		// PacingRate is the pacing rate at state x, packets/s. Like Deriv it must not change
 		// the law.
 		PacingRate(x []float64, o Observation) float64
+	}
+
+	// FluidFlight is a FluidPacer that knows its packets in flight. A window caps what a
+	// packet sender has unacknowledged, not its rate: a paced sender whose flight is below
+	// its window sends at its pacing rate even where the window over the RTT now, inflated
+	// by a queue its probe builds, is less. The engine then sends at the pacing rate, less
+	// as the flight nears the window, down to window/RTT when it is there (FlightSlack).
+	FluidFlight interface {
+		// Flight is the packets in flight at state x: sent over the last RTT, at most the
+		// window. Like Deriv it must not change the law.
+		Flight(x []float64, o Observation) float64
 	}
 
 	// FluidECNReactor is the fluid face of an ECNReactor: the engine calls ECNReduce at a

@@ -19,7 +19,6 @@ import (
 var scenarioGaps = []string{
 	"modern-bufferbloat-fq_codel packet mean_queue_pkts bottleneck",
 	"modern-bufferbloat-fq_codel packet queue_delay_s bottleneck",
-	"modern-bbr-cubic-1bdp fluid goodput_bps bbr, flow 0",
 	"modern-bbr-cubic-1bdp fluid goodput_bps cubic@ns3, flow 1",
 	"modern-bbr-cubic-1bdp fluid jain all flows",
 	"modern-bbr-cubic-1bdp fluid loss_events bbr, flow 0",
@@ -31,7 +30,6 @@ var scenarioGaps = []string{
 	"modern-bbr-cubic-1bdp packet loss_events bbr, flow 0",
 	"modern-bbr-cubic-1bdp packet mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-deep fluid goodput_bps bbr, flow 0",
-	"modern-bbr-cubic-deep fluid jain all flows",
 	"modern-bbr-cubic-deep fluid mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-shallow fluid goodput_bps bbr, flow 0",
 	"modern-bbr-cubic-shallow fluid goodput_bps cubic@ns3, flow 1",

@@ -139,7 +139,7 @@ var knownGaps = map[string]map[string]string{
 		"mean_throughput_bps flow 0/1": "idem",
 	},
 	"modern-bbr-cubic-1bdp": {
-		"mean_cwnd_pkts flow 0":      "BBR against CUBIC over 1 BDP: BBR takes 0.62 of the link in the fluid, 0.87 in the packet engine (ns-3 3.37: 0.86). The fluid queue serves its sources by what each holds, a mixing tank: a change of what arrives (BBR's 40 ms probe, CUBIC's slow-start bursts) leaves spread over the queue's sojourn time, where a FIFO of packets delivers it intact a sojourn later. The packet BBR's samples over CUBIC's slow-start gaps put BtlBw at the link's rate as Startup ends (cwnd 866 against CUBIC's 224); the fluid BBR's samples see its share (cwnd 646 against 503), its probes gain 3% a cycle instead of 6%, and CUBIC keeps 0.38",
+		"mean_cwnd_pkts flow 0":      "BBR against CUBIC over 1 BDP: BBR takes 0.77 of the link in the fluid, 0.87 in the packet engine (ns-3 3.37: 0.86; the fluid within 0.1 of both). The fluid queue has no packet bursts: BBR's 25% probes overflow the buffer 19 times in 60 s against the packet engine's 36, each cutting CUBIC, which keeps 126 packets against 61. Serving the queue by arrival shares instead of contents moves the share by 0.02; sending at min(W/RTT, pacing rate) instead of the pacing rate while the flight leaves room in the window (model.FluidFlight) gave 0.62",
 		"mean_throughput_bps flow 0": "idem",
 		"loss_events flow 0":         "idem",
 		"mean_cwnd_pkts flow 1":      "idem",
@@ -148,18 +148,18 @@ var knownGaps = map[string]map[string]string{
 		"jain all flows":             "idem",
 	},
 	"modern-bbr-cubic-deep": {
-		"mean_cwnd_pkts flow 0":      "over 10 BDPs BBR's share grows through the run in both engines (its RTprop, sampled at each ProbeRTT behind CUBIC's queue, grows, and so does its window 2·BtlBw·RTprop): 0.13 in the fluid, 0.27 in the packet engine, whose BBR probes gain more against the mixing-tank fluid queue (see modern-bbr-cubic-1bdp); ns-3 3.37 gives 0.035, but it has no lost-retransmission detection, which this scenario turns on as Linux has it",
+		"mean_cwnd_pkts flow 0":      "over 10 BDPs BBR's share grows through the run in both engines (its RTprop, sampled at each ProbeRTT behind CUBIC's queue, grows, and so does its window 2·BtlBw·RTprop): 0.11 in the fluid, 0.27 in the packet engine, whose probes overflow the buffer at more of its probes (see modern-bbr-cubic-1bdp); ns-3 3.37 gives 0.035, but it has no lost-retransmission detection, which this scenario turns on as Linux has it",
 		"mean_throughput_bps flow 0": "idem",
 		"mean_cwnd_pkts flow 1":      "idem",
 		"mean_throughput_bps flow 1": "idem",
 		"jain all flows":             "idem",
 	},
 	"modern-bbr-cubic-shallow": {
-		"mean_cwnd_pkts flow 1":           "over 0.2 BDP CUBIC lives on a few losses per second, a window of 11 packets (fluid) against 12.3 (packet); its loss events differ by 21%; the fluid queue is 36% longer (21.2 packets against 15.6, 2.5 and 1.8 ms): BBR's probes and drains leave the mixing-tank fluid queue more slowly than a FIFO",
+		"mean_cwnd_pkts flow 1":           "over 0.2 BDP CUBIC lives on a few losses per second, a window of 11.0 packets (fluid) against 12.3 (packet); its loss events differ by 20%; the fluid queue is 42% longer (22.1 packets against 15.6, 2.6 and 1.8 ms), not diagnosed",
 		"mean_queue_pkts link bottleneck": "idem",
 	},
 	"modern-bbr-random-loss": {
-		"mean_queue_pkts link bottleneck": "BBR alone at 1% loss: the fluid queue is 11.7 packets, the packet engine's 20.1 (1.4 and 2.4 ms of a 40 ms path). The fluid queue is what a probe builds and the drain phase after it removes. The packet BtlBw is the link's rate (8562 packets/s of 1460 bytes), so pacing at 0.99 of it drains 1% of the link between probes; what keeps the packet queue at about 20 packets (the quantization budget, 3 TSO bursts of 8, at which Drain's phase ends early, is one candidate) is not diagnosed",
+		"mean_queue_pkts link bottleneck": "BBR alone at 1% loss: the fluid queue is 14.7 packets, the packet engine's 20.1 (1.7 and 2.4 ms of a 40 ms path). The fluid queue is what a probe builds and the drain phase after it removes. The packet BtlBw is the link's rate (8562 packets/s of 1460 bytes), so pacing at 0.99 of it drains 1% of the link between probes; what keeps the packet queue at about 20 packets (the quantization budget, 3 TSO bursts of 8, at which Drain's phase ends early, is one candidate) is not diagnosed",
 	},
 	"parking-lot": {
 		"mean_cwnd_pkts flow 2":      "Vegas on the RED hop h2: 240 packets and 34.8 Mb/s in the fluid, 181 and 26.0 in the packet engine, with 14 loss events against 21 and 2 timeouts against 8. The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue (0.77 packets against 1.52) cannot see. With the packet senders' send jitter (send_jitter, two packet times) the long flow, x1 and x4 agree; without it a drop-tail phase effect at h3 cost the long flow 7 packets an overflow, 28 timeouts and 64% of its throughput",

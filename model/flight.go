@@ -1,0 +1,20 @@
+package model
+
+import "math"
+
+// FlightSlack is the fraction of the RTT over which a paced sender's rate (FluidFlight)
+// falls from its pacing rate to window/RTT as its flight closes on its window: the fluid's
+// smooth stand-in for a packet sender's abrupt stop at a full window.
+const FlightSlack = 0.05
+
+// FlightLimitedRate is the rate, packets/s, a paced sender sends at with window w and
+// flight packets (at most w) in flight at RTT rtt (s): its pacing rate while the window
+// has room, w/rtt once the flight fills it, and w/rtt plus the room left over FlightSlack
+// of the RTT between. A non-positive or infinite pacing rate leaves the window's rate.
+func FlightLimitedRate(w, flight, pacing, rtt float64) float64 {
+	r := math.Max(w, 0) / rtt
+	if !(pacing > 0) || math.IsInf(pacing, 1) {
+		return r
+	}
+	return math.Min(pacing, r+math.Max(w-flight, 0)/(FlightSlack*rtt))
+}
