@@ -206,11 +206,7 @@ func TestModernFluidVersusPacket(t *testing.T) {
 	}{
 		{"modern-bufferbloat-codel", true, true, false},
 		{"modern-bufferbloat-pie", true, true, false},
-		// FQ-CoDel's queueing delay is not asserted here: 2.06 ms in the fluid, 2.63 ms in
-		// the packet engine without send jitter, 2.33 ms with validate's (which validate
-		// judges, −9%) and 1.47 ms in ns-3.37 (TestScenarioStoredNS3: fluid −4.8%); which
-		// of ten isolated flows a batch drop hits is the packet engine's phase.
-		{"modern-bufferbloat-fq_codel", true, false, false},
+		{"modern-bufferbloat-fq_codel", true, true, false},
 		{"modern-bufferbloat-droptail", true, true, false},
 		{"modern-bbr-random-loss", false, false, false},
 		{"modern-dctcp-2", true, true, false},

@@ -164,7 +164,8 @@
 // fast retransmits and timeouts; SentPkts every data packet sent, DeliveredPkts every one
 // received (copies included), DroppedPkts every one lost anywhere. The sender stops at
 // StopS; packets already sent are still delivered and counted. Per link: MeanQueuePkts is
-// the time-average of the packets in the buffer (including the one being serialized),
+// the time-average of the packets waiting in the buffer (not the one being serialized, as
+// ns-2's queue length and ns-3's queue disc count),
 // Utilisation the busy fraction of the run, DroppedPkts every packet its queue dropped
 // (full, RED, or the link down; the link's random or periodic losses count for the flow
 // only). With Settings.SampleS > 0 the trace holds, at k·SampleS for k = 1, 2, …, one row

@@ -98,9 +98,19 @@ func (r *ring) pop() pkt {
 // txTime is the serialization time of a packet of the given size, s.
 func (l *link) txTime(bytes float64) float64 { return bytes * 8 / l.capBps }
 
-// account adds the queue-length integral up to now; call before the length changes.
+// waiting is the packets the link's buffer holds besides the one being serialized: the
+// queue ns-2's queue length and ns-3's queue disc (with its device queue) count, and the
+// fluid's.
+func (l *link) waiting() int {
+	if l.busy {
+		return l.qlen() - 1
+	}
+	return l.qlen()
+}
+
+// account adds the integral of waiting up to now; call before the queue changes.
 func (l *link) account(now float64) {
-	l.qInt += float64(l.qlen()) * (now - l.qLastT)
+	l.qInt += float64(l.waiting()) * (now - l.qLastT)
 	l.qLastT = now
 }
 

@@ -569,7 +569,7 @@ func (sm *sim) sample(k int) {
 		}
 	}
 	for i := range sm.links {
-		sm.trace = append(sm.trace, model.Sample{TS: sm.now, Flow: -1, Link: sm.links[i].name, QueuePkts: float64(sm.links[i].qlen())})
+		sm.trace = append(sm.trace, model.Sample{TS: sm.now, Flow: -1, Link: sm.links[i].name, QueuePkts: float64(sm.links[i].waiting())})
 	}
 	if next := float64(k+1) * sm.set.SampleS; next <= sm.end*(1+1e-12) {
 		sm.q.push(next, event{kind: evSample, idx: int32(k + 1)})

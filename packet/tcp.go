@@ -581,7 +581,7 @@ func (f *tcpFlow) sample(sm *sim) model.Sample {
 	}
 	var queue float64
 	for _, li := range f.path {
-		queue += float64(sm.links[li].qlen())
+		queue += float64(sm.links[li].waiting())
 	}
 	rtt, _ := f.rttView()
 	return model.Sample{TS: sm.now, Flow: int(f.conn.flow), Subflow: f.sub, CwndPkts: f.cwnd, Ssthresh: ssthresh, RateBps: rate,

@@ -155,17 +155,16 @@ var knownGaps = map[string]map[string]string{
 		"jain all flows":             "idem",
 	},
 	"modern-bbr-cubic-shallow": {
-		"mean_cwnd_pkts flow 1":           "over 0.2 BDP CUBIC lives on a few losses per second, a window of 11.0 packets (fluid) against 12.3 (packet); its loss events differ by 20%; the fluid queue is 42% longer (22.1 packets against 15.6, 2.6 and 1.8 ms), not diagnosed",
+		"mean_cwnd_pkts flow 1":           "over 0.2 BDP CUBIC lives on a few losses per second, a window of 11.0 packets (fluid) against 12.3 (packet); its loss events differ by 20%; the fluid queue is 51% longer (22.1 packets against 14.7, 2.6 and 1.7 ms), not diagnosed",
 		"mean_queue_pkts link bottleneck": "idem",
 	},
 	"modern-bbr-random-loss": {
-		"mean_queue_pkts link bottleneck": "BBR alone at 1% loss: the fluid queue is 14.7 packets, the packet engine's 20.1 (1.7 and 2.4 ms of a 40 ms path). The fluid queue is what a probe builds and the drain phase after it removes. The packet BtlBw is the link's rate (8562 packets/s of 1460 bytes), so pacing at 0.99 of it drains 1% of the link between probes; what keeps the packet queue at about 20 packets (the quantization budget, 3 TSO bursts of 8, at which Drain's phase ends early, is one candidate) is not diagnosed",
+		"mean_queue_pkts link bottleneck": "BBR alone at 1% loss: the fluid queue is 14.7 packets, the packet engine's 19.1 (1.7 and 2.2 ms of a 40 ms path). The fluid queue is what a probe builds and the drain phase after it removes. The packet BtlBw is the link's rate (8562 packets/s of 1460 bytes), so pacing at 0.99 of it drains 1% of the link between probes; what keeps the packet queue at about 19 packets (the quantization budget, 3 TSO bursts of 8, at which Drain's phase ends early, is one candidate) is not diagnosed",
 	},
 	"parking-lot": {
-		"mean_cwnd_pkts flow 2":      "Vegas on the RED hop h2: 240 packets and 34.8 Mb/s in the fluid, 181 and 26.0 in the packet engine, with 14 loss events against 21 and 2 timeouts against 8. The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue (0.77 packets against 1.52) cannot see. With the packet senders' send jitter (send_jitter, two packet times) the long flow, x1 and x4 agree; without it a drop-tail phase effect at h3 cost the long flow 7 packets an overflow, 28 timeouts and 64% of its throughput",
+		"mean_cwnd_pkts flow 2":      "Vegas on the RED hop h2: 240 packets and 34.8 Mb/s in the fluid, 181 and 26.0 in the packet engine, with 14 loss events against 21 and 2 timeouts against 8. The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue (0.77 packets waiting against 0.90) cannot see. With the packet senders' send jitter (send_jitter, two packet times) the long flow, x1 and x4 agree; without it a drop-tail phase effect at h3 cost the long flow 7 packets an overflow, 28 timeouts and 64% of its throughput",
 		"mean_throughput_bps flow 2": "idem",
 		"loss_events flow 2":         "idem",
-		"mean_queue_pkts link h2":    "idem",
 		"utilisation link h2":        "idem",
 		"utilisation link a2":        "idem (x2's access link carries what h2 gives it)",
 		"mean_cwnd_pkts flow 3":      "H-TCP on h3 times out in 29 of 64 loss events in the packet engine and 28 of 65 in the fluid, but its window is 311 packets in the fluid against 277 (12%), and h3 is busier (0.768 against 0.732)",
