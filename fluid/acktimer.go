@@ -45,7 +45,7 @@ func (s *system) armAckTimers() {
 		}
 		slowest := 0.0
 		for _, li := range f.links {
-			slowest = math.Max(slowest, s.links[li].packetTime(f.wire))
+			slowest = max(slowest, s.links[li].packetTime(f.wire))
 		}
 		if slowest >= model.MinRTOS {
 			f.at = &ackTimer{backoff: 1, lastAckAt: f.start, checkT: f.start, nextCheck: f.start}
@@ -60,7 +60,7 @@ func (at *ackTimer) rto(f *subflow) float64 {
 	if f.recovery == model.RecoveryPRR {
 		lo = ns3MinRTOS
 	}
-	return math.Min(math.Max(base, lo)*at.backoff, model.MaxRTOS)
+	return min(max(base, lo)*at.backoff, model.MaxRTOS)
 }
 
 // copiesBelow is how many of the first n packets sent were copies, for n at or above the
@@ -68,7 +68,7 @@ func (at *ackTimer) rto(f *subflow) float64 {
 func (at *ackTimer) copiesBelow(n float64) float64 {
 	c := at.retired
 	for _, sp := range at.copies {
-		c += math.Max(math.Min(n, sp.to)-sp.from, 0)
+		c += max(min(n, sp.to)-sp.from, 0)
 	}
 	return c
 }
@@ -108,7 +108,7 @@ func (at *ackTimer) countOfNew(u float64) float64 {
 // left is how many of subflow f's packets have left the network, arrived or dropped, per
 // member of its class: in order, the sent count of the packet arriving now.
 func (f *subflow) left(y []float64) float64 {
-	return (math.Max(y[f.cnt+cntDelivered], 0) + math.Max(y[f.cnt+cntDropped], 0)) / f.mult
+	return (max(y[f.cnt+cntDelivered], 0) + max(y[f.cnt+cntDropped], 0)) / f.mult
 }
 
 // deliveringCopy reports whether the packets arriving now are copies: they acknowledge
@@ -122,7 +122,7 @@ func (f *subflow) deliveringCopy(y []float64) bool {
 // outstanding it fires. It reports whether the flow's state changed.
 func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 	at := f.at
-	sent := math.Max(y[f.cnt+cntSent], 0) / f.mult
+	sent := max(y[f.cnt+cntSent], 0) / f.mult
 	left := f.left(y)
 	at.retire(left)
 	u := left - at.copiesBelow(left)
@@ -130,7 +130,7 @@ func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 		if u <= at.checkU {
 			return t
 		}
-		return at.checkT + (t-at.checkT)*math.Min(math.Max((v-at.checkU)/(u-at.checkU), 0), 1)
+		return at.checkT + (t-at.checkT)*min(max((v-at.checkU)/(u-at.checkU), 0), 1)
 	}
 	if n := math.Floor(u + 1e-9); n > at.acked {
 		if at.timing && n >= at.timedSeq {
@@ -157,7 +157,7 @@ func (s *system) checkAckTimer(f *subflow, t float64, y []float64) bool {
 	// is not ahead (a count the drops have moved past): the deadline then decides.
 	if rate := f.deliver / (f.wire * f.mult); rate > 0 {
 		if next := t + (at.countOfNew(at.acked+1)-left)/rate; next > t*(1+1e-9)+1e-9 {
-			at.nextCheck = math.Min(at.nextCheck, next)
+			at.nextCheck = min(at.nextCheck, next)
 		}
 	}
 	return changed
@@ -181,7 +181,7 @@ func (s *system) ackTimeout(f *subflow, t float64, y []float64, sent float64) {
 	if n := math.Ceil(whole-at.copiesBelow(whole)-1e-9) - at.acked; n > 0 {
 		sp := span{whole, whole + n}
 		if k := len(at.copies) - 1; k >= 0 && at.copies[k].to >= sp.from {
-			at.copies[k].to = math.Max(at.copies[k].to, sp.to) // still resending the last copies
+			at.copies[k].to = max(at.copies[k].to, sp.to) // still resending the last copies
 		} else {
 			at.copies = append(at.copies, sp)
 		}
@@ -200,7 +200,7 @@ func (s *system) inFlight(f *subflow, y []float64) float64 {
 	}
 	w := f.sendW
 	if s.form.counted {
-		w = math.Max(math.Floor(w), 1)
+		w = max(math.Floor(w), 1)
 	}
-	return w + math.Max(f.at.oldSent-f.left(y), 0)
+	return w + max(f.at.oldSent-f.left(y), 0)
 }

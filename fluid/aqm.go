@@ -87,7 +87,7 @@ func (l *linkExt) init(s *system, li int, sl *model.Link, lay *layout) bool {
 		l.kind = extRED
 	case sl.Queue == model.QueueCoDel:
 		l.kind, l.cd, l.queues = extCoDel, sl.CoDel, newCoDelStates(1)
-		l.thrBytes = math.Max(sl.CoDel.TargetS*L.capBps, L.refBytes)
+		l.thrBytes = max(sl.CoDel.TargetS*L.capBps, L.refBytes)
 	case sl.Queue == model.QueueFQCoDel:
 		l.kind, l.cd, l.queues = extFQCoDel, sl.FQCoDel.CoDel, newCoDelStates(len(L.streams))
 	case sl.Queue == model.QueuePIE:
@@ -118,7 +118,7 @@ func (l *linkExt) guard(s *system, li, j int, y []float64) float64 {
 		// The flow queue's sojourn time at its departure rate against target, and at least
 		// a packet in the whole discipline (Linux passes CoDel the qdisc's backlog).
 		st := L.streams[j]
-		over := math.Min(y[st.content]-l.cd.TargetS*st.depart, q-L.refBytes)
+		over := min(y[st.content]-l.cd.TargetS*st.depart, q-L.refBytes)
 		if l.queues[j].above {
 			return -over - queueSlackBytes
 		}
@@ -181,7 +181,7 @@ func (c *codelState) timer() float64 {
 func (l *linkExt) timer() float64 {
 	next := math.Inf(1)
 	for j := range l.queues {
-		next = math.Min(next, l.queues[j].timer())
+		next = min(next, l.queues[j].timer())
 	}
 	return next
 }
@@ -262,7 +262,7 @@ func (l *linkExt) evaluate(s *system, li int, y []float64) {
 			l.queues[j].frac = codelFrac(&l.queues[j], l.cd, st.depart, L.refBytes)
 		}
 	case extPIE:
-		p := math.Min(math.Max(y[l.pOff], 0), 1)
+		p := min(max(y[l.pOff], 0), 1)
 		q := y[L.off+lvQueue]
 		d := q / L.capBps
 		l.pieP, l.pieDrop = p, p
@@ -278,7 +278,7 @@ func codelFrac(c *codelState, cd model.CoDel, depart, ref float64) float64 {
 	if !c.dropping || !(depart > 0) {
 		return 0
 	}
-	return math.Min(math.Sqrt(float64(c.count))/cd.IntervalS/(depart/ref), 1)
+	return min(math.Sqrt(float64(c.count))/cd.IntervalS/(depart/ref), 1)
 }
 
 // derivs writes the rate of PIE's drop probability.
@@ -288,7 +288,7 @@ func (l *linkExt) derivs(s *system, li int, dy, y []float64) {
 	}
 	L := &s.links[li]
 	p := y[l.pOff]
-	pc := math.Min(math.Max(p, 0), 1)
+	pc := min(max(p, 0), 1)
 	T := l.pie.TUpdateS
 	d := y[L.off+lvQueue] / L.capBps
 	dd := 0.0
@@ -297,7 +297,7 @@ func (l *linkExt) derivs(s *system, li int, dy, y []float64) {
 	}
 	rate := l.pie.Scale(pc) * (l.pie.Alpha*(d-l.pie.TargetS)/T + l.pie.Beta*dd)
 	if pc >= 0.1 {
-		rate = math.Min(rate, 0.02/T)
+		rate = min(rate, 0.02/T)
 	}
 	if d > 0.25 {
 		rate += 0.02 / T

@@ -242,12 +242,12 @@ func (s *system) sizeBuffers() {
 		ref := 0.0
 		for _, f := range s.flows {
 			if slices.Contains(f.links, li) {
-				ref = math.Max(ref, f.wire)
+				ref = max(ref, f.wire)
 			}
 		}
 		for ci, c := range s.cbr {
 			if slices.Contains(c.links, li) {
-				ref = math.Max(ref, s.sc.CBR[ci].PacketBytes)
+				ref = max(ref, s.sc.CBR[ci].PacketBytes)
 			}
 		}
 		if ref == 0 {

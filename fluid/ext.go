@@ -187,10 +187,10 @@ func (fx *flowExt) guard(f *subflow, y []float64) float64 {
 	}
 	g := -1.0
 	if fx.markOff >= 0 {
-		g = math.Max(g, y[fx.markOff]-fx.markThr)
+		g = max(g, y[fx.markOff]-fx.markThr)
 	}
 	if fx.lossOff >= 0 {
-		g = math.Max(g, y[fx.lossOff]-fx.lossThr)
+		g = max(g, y[fx.lossOff]-fx.lossThr)
 	}
 	return g
 }
@@ -251,12 +251,12 @@ func (x *extension) reduce(s *system, fi int, t float64, y []float64) {
 	if !f.active {
 		if t < f.start {
 			// A flow that starts into a marking queue sees its first echo a round trip in.
-			fx.recheck = math.Min(fx.recheck, f.start+f.rtt)
+			fx.recheck = min(fx.recheck, f.start+f.rtt)
 		}
 		return
 	}
 	if t < f.recoverUntil || t < fx.cwrUntil || t < f.silentUntil {
-		fx.recheck = math.Min(fx.recheck, math.Max(math.Max(f.recoverUntil, fx.cwrUntil), f.silentUntil))
+		fx.recheck = min(fx.recheck, max(max(f.recoverUntil, fx.cwrUntil), f.silentUntil))
 		return
 	}
 	law := y[f.off : f.off+f.nLaw]
@@ -268,7 +268,7 @@ func (x *extension) reduce(s *system, fi int, t float64, y []float64) {
 	}
 	fx.marks++
 	fx.cwrUntil = t + f.rtt
-	fx.recheck = math.Min(fx.recheck, fx.cwrUntil)
+	fx.recheck = min(fx.recheck, fx.cwrUntil)
 }
 
 // next is the time of the extension's next timer, s.
@@ -277,12 +277,12 @@ func (x *extension) next() float64 {
 	for fi := range x.flows {
 		fx := &x.flows[fi]
 		if fx.head < len(fx.toggles) {
-			next = math.Min(next, fx.toggles[fx.head].at)
+			next = min(next, fx.toggles[fx.head].at)
 		}
-		next = math.Min(next, fx.recheck)
+		next = min(next, fx.recheck)
 	}
 	for li := range x.links {
-		next = math.Min(next, x.links[li].timer())
+		next = min(next, x.links[li].timer())
 	}
 	return next
 }
@@ -430,7 +430,7 @@ func (x *extension) evaluate(s *system, t float64, y []float64) {
 			case l.kind == extFQCoDel && fx.ect && l.ecn:
 				m = l.queues[f.streams[k].slot].frac
 			}
-			keep *= 1 - math.Min(math.Max(m, 0), 1)
+			keep *= 1 - min(max(m, 0), 1)
 		}
 		fx.markFrac = 1 - keep
 	}

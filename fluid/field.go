@@ -1,8 +1,6 @@
 package fluid
 
 import (
-	"math"
-
 	"github.com/tcpfluid/tcpfluid/model"
 	"gonum.org/v1/gonum/mat"
 )
@@ -24,9 +22,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			dy[st.content] = l.contentRate(st, yd)
 		}
 		dy[o+lvDeparted] = l.depart
-		dy[o+lvQueueTime] = math.Max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
+		dy[o+lvQueueTime] = max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
 		if l.mode == queueFull {
-			dy[o+lvDropped] = math.Max(l.arrive-l.capBps, 0)
+			dy[o+lvDropped] = max(l.arrive-l.capBps, 0)
 		}
 		if l.red {
 			// Floyd–Jacobson EWMA as a rate: the weight once per packet time at capacity,
@@ -85,7 +83,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		// Past the receiver window a law grows no more (model.Window.Limit), but the step
 		// that gets there may carry its state a little past it; the sender's window is
 		// the lesser, as in the packet engine's clamp.
-		dy[c+cntCwndTime] = f.window(t, math.Min(x[f.sub], f.rwnd))
+		dy[c+cntCwndTime] = f.window(t, min(x[f.sub], f.rwnd))
 		sendPkts := f.rate / f.wire
 		dy[c+cntSent] = sendPkts
 		var random, periodic, overflow float64
@@ -102,7 +100,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 				random += l.lossPkt * aPkts
 			}
 			if l.mode == queueFull && l.arrive > 0 {
-				overflow += aPkts * math.Max(l.arrive-l.capBps, 0) / l.arrive
+				overflow += aPkts * max(l.arrive-l.capBps, 0) / l.arrive
 			}
 		}
 		dy[c+cntRandom] = random
@@ -110,7 +108,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		dy[c+cntOverflow] = overflow
 		// The packets the links' loss processes take are counted as they go, as the
 		// overflow is; the located loss events are the sender's reactions to them.
-		lost := math.Min(random+periodic, f.deliver/f.wire)
+		lost := min(random+periodic, f.deliver/f.wire)
 		dy[c+cntDropped] = overflow + lost
 		dy[c+cntDelivered] = f.deliver/f.wire - lost
 	}

@@ -49,14 +49,14 @@ func (fm form) inFlight(w, rwnd float64) float64 {
 	if !fm.counted {
 		return w
 	}
-	return math.Min(w-math.Min(0.5, w/2), math.Max(math.Floor(rwnd), 1))
+	return min(w-min(0.5, w/2), max(math.Floor(rwnd), 1))
 }
 
 // holds reports whether the subflow's window holds still in fast recovery at time t, and
 // after a simulator's recovery while the sender slow-starts back to its law's window
 // (simrecovery.go).
 func (fm form) holds(f *subflow, t float64) bool {
-	return fm.counted && t < math.Max(f.recoverUntil, f.sr.holdUntil())
+	return fm.counted && t < max(f.recoverUntil, f.sr.holdUntil())
 }
 
 // resumesAt is when a window held in fast recovery resumes (a step boundary), s; +Inf in
@@ -65,7 +65,7 @@ func (fm form) resumesAt(f *subflow) float64 {
 	if !fm.counted {
 		return math.Inf(1)
 	}
-	return math.Max(f.recoverUntil, f.sr.holdUntil())
+	return max(f.recoverUntil, f.sr.holdUntil())
 }
 
 // clock is the factor a single-path subflow's law derivatives dx (written at the ACK rate

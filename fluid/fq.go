@@ -53,11 +53,11 @@ func (l *link) shareFair(y []float64) {
 	}
 	l.fair = math.Inf(1)
 	if claimants > 0 {
-		l.fair = math.Max(left, 0) / float64(claimants)
+		l.fair = max(left, 0) / float64(claimants)
 	}
 	l.depart = 0
 	for _, st := range l.streams {
-		st.depart = math.Min(st.arrive, l.fair)
+		st.depart = min(st.arrive, l.fair)
 		if y[st.content] > 0 {
 			st.depart = l.fair
 		}
@@ -114,7 +114,7 @@ func (s *system) fqRTTs(t float64, y []float64) {
 			}
 		}
 		if fq {
-			f.rtt = math.Max(rtt, f.minRTT)
+			f.rtt = max(rtt, f.minRTT)
 			s.sendRate(f, t, y)
 		}
 	}
@@ -136,7 +136,7 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 	if pkt == 0 {
 		pkt = l.refBytes // a CBR source
 	}
-	drop := math.Min(c, math.Min(math.Max(math.Ceil(c/2/pkt), 1), fqDropBatch)*pkt)
+	drop := min(c, min(max(math.Ceil(c/2/pkt), 1), fqDropBatch)*pkt)
 	y[st.content] -= drop
 	y[l.off+lvQueue] -= drop
 	y[l.off+lvDropped] += drop

@@ -16,7 +16,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		if t < f.recoverPoint && !f.timeoutDue {
 			// A hole in the data sent before the recovery began keeps the cumulative ACK
 			// below the recovery point until its retransmission returns, a round trip on.
-			f.recoverUntil = math.Max(f.recoverUntil, t+f.rtt)
+			f.recoverUntil = max(f.recoverUntil, t+f.rtt)
 		}
 		if t >= f.silentUntil {
 			f.holes++
@@ -30,14 +30,14 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		}
 		return
 	}
-	w0 := f.window(t, math.Min(x[f.sub], f.rwnd))
+	w0 := f.window(t, min(x[f.sub], f.rwnd))
 	s.countLoss(f, t, y)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
 	if s.simRecovers(f) {
-		f.sr.start(f.recovery, t, f.rtt, w0, math.Min(x[f.sub], f.rwnd))
+		f.sr.start(f.recovery, t, f.rtt, w0, min(x[f.sub], f.rwnd))
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}
@@ -65,7 +65,7 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 // rto is the retransmission timeout a sender has armed, s: RFC 6298's smoothed RTT follows
 // the RTT samples, so it is the RTT the latest sample reports (rttSeen), at least
 // model.MinRTOS.
-func (f *subflow) rto() float64 { return math.Max(model.MinRTOS, f.rttSeen) }
+func (f *subflow) rto() float64 { return max(model.MinRTOS, f.rttSeen) }
 
 // countLoss counts a window reduction of flow f at time t (y is the state just before
 // it), records it when asked and ends the run after StopAfterLosses of flow 0 or
@@ -74,7 +74,7 @@ func (s *system) countLoss(f *subflow, t float64, y []float64) {
 	if s.set.RecordLosses {
 		c := f.cnt
 		w := y[f.off+f.sub]
-		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: f.window(t, math.Min(w, f.rwnd)),
+		s.losses = append(s.losses, model.LossRecord{Flow: f.idx, TS: t, CwndPkts: f.window(t, min(w, f.rwnd)),
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
@@ -137,16 +137,16 @@ func (s *system) nextReaction() float64 {
 	next := math.Inf(1)
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		next = math.Min(next, math.Min(f.reactAt, f.recheckAt))
+		next = min(next, min(f.reactAt, f.recheckAt))
 		if r := s.form.resumesAt(f); r > s.drv.T() {
-			next = math.Min(next, r) // the law resumes: a step boundary
+			next = min(next, r) // the law resumes: a step boundary
 		}
 		if f.silentUntil > s.drv.T() {
-			next = math.Min(next, f.silentUntil) // a timed-out sender resumes
+			next = min(next, f.silentUntil) // a timed-out sender resumes
 		}
-		next = math.Min(next, f.sr.nextKink(s.drv.T())) // a simulator's recovery changes pace
+		next = min(next, f.sr.nextKink(s.drv.T())) // a simulator's recovery changes pace
 		if f.at != nil && f.active {
-			next = math.Min(next, f.at.nextCheck) // a packet-granular timer (acktimer.go)
+			next = min(next, f.at.nextCheck) // a packet-granular timer (acktimer.go)
 		}
 
 	}
@@ -206,7 +206,7 @@ func (s *system) dueReactions(t float64) bool {
 			if s.sc.DropRule != model.DropProportional {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.
-				if f.holes = math.Max(y[f.cnt+cntOverflow]/f.mult, 1); s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
+				if f.holes = max(y[f.cnt+cntOverflow]/f.mult, 1); s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
 					s.recoveryTimeout(f)
 				}
 				y[f.cnt+cntOverflow] = 0
@@ -245,7 +245,7 @@ func (s *system) drawRandomLoss(f *subflow) {
 	case p >= 1:
 		f.randomThreshold = 1
 	case p > 0:
-		f.randomThreshold = p * math.Max(math.Ceil(f.rng.ExpFloat64()/-math.Log1p(-p)), 1)
+		f.randomThreshold = p * max(math.Ceil(f.rng.ExpFloat64()/-math.Log1p(-p)), 1)
 	default:
 		f.randomThreshold = f.rng.ExpFloat64()
 	}

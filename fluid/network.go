@@ -82,8 +82,8 @@ func (s *system) evaluate(t float64, y []float64) {
 func (s *system) sendRate(f *subflow, t float64, y []float64) {
 	f.rate, f.ackRef, f.sendW = 0, 0, 0
 	if f.active && s.pathUp(f.links) && !f.silent(t) {
-		f.sendW = f.window(t, math.Min(y[f.off+f.sub], f.rwnd))
-		f.rate = math.Max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) * f.wire / f.rtt
+		f.sendW = f.window(t, min(y[f.off+f.sub], f.rwnd))
+		f.rate = max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) * f.wire / f.rtt
 		if s.x != nil {
 			s.x.pace(f, t, y) // a paced law's rate (ext.go)
 		}
@@ -135,13 +135,13 @@ func (s *system) deliveries(y []float64) {
 			}
 			lost += p * f.streams[k].arrive
 		}
-		f.acked = math.Max(f.deliver-lost, 0)
+		f.acked = max(f.deliver-lost, 0)
 		if f.deliveringCopy(y) {
 			f.acked = 0
 		}
 		// What the sender's latest RTT sample says: the queues it met one round trip ago,
 		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
-		f.rttSeen = math.Max(f.propRTT, f.minRTT)
+		f.rttSeen = max(f.propRTT, f.minRTT)
 		for k, li := range f.links {
 			l := &s.links[li]
 			switch {
@@ -158,7 +158,7 @@ func (s *system) deliveries(y []float64) {
 				if l.mode == queueBusy {
 					q -= f.rtt * (l.arrive - l.depart)
 				}
-				f.rttSeen += math.Max(q, 0) / l.capBps
+				f.rttSeen += max(q, 0) / l.capBps
 			}
 		}
 		// The law is written at the ACK rate W/RTT of the RTT it observes (rttSeen), so the
@@ -248,7 +248,7 @@ func redDropProb(r model.RED, avg float64) float64 {
 	if !(pb > 0) {
 		return 0
 	}
-	return 1 / redMeanGap(math.Min(pb, 1))
+	return 1 / redMeanGap(min(pb, 1))
 }
 
 // redMeanGap is the mean count of arrivals to a drop of the wait_ process at probability
@@ -257,7 +257,7 @@ func redDropProb(r model.RED, avg float64) float64 {
 // a + Σ S(n) sums in closed form over its k terms.
 func redMeanGap(pb float64) float64 {
 	a := math.Ceil(1 / pb)
-	k := math.Max(math.Ceil(2/pb)-1-a, 0)
+	k := max(math.Ceil(2/pb)-1-a, 0)
 	return a + (k*(2-(a+1)*pb)-pb*k*(k-1)/2)/(2-a*pb)
 }
 
@@ -273,7 +273,7 @@ func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 			rtt += yd[l.off+lvQueue] / l.capBps
 		}
 	}
-	return math.Max(rtt, f.minRTT)
+	return max(rtt, f.minRTT)
 }
 
 func (s *system) ensure(t float64, y *mat.VecDense) {

@@ -47,7 +47,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 			f.timeouts++
 			f.timeoutDue = false // this timeout is the one the recovery waited for
 			f.sr.on = false      // and ends a simulator's recovery (simrecovery.go)
-			rto := math.Max(model.MinRTOS, f.rtt)
+			rto := max(model.MinRTOS, f.rtt)
 			f.backoffAt, f.backoffS = t+rto, 2*rto
 			f.silentUntil = math.Inf(1)
 		}
@@ -63,7 +63,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 			}
 			if f.routeAware && f.wBefore > 0 && s.pathUp(f.links) {
 				// Resume at min(window before the outage, ssthresh), not slow start.
-				y[f.off+f.sub] = math.Min(f.wBefore, math.Max(model.SsthreshOf(f.law, f.sub), model.MinResumeWindow))
+				y[f.off+f.sub] = min(f.wBefore, max(model.SsthreshOf(f.law, f.sub), model.MinResumeWindow))
 				f.wBefore = 0
 			}
 		}
@@ -81,7 +81,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 func (s *system) resumeAfterOutage(f *subflow, t float64, y []float64) {
 	for f.backoffAt < t {
 		f.backoffAt += f.backoffS
-		f.backoffS = math.Min(2*f.backoffS, model.MaxRTOS)
+		f.backoffS = min(2*f.backoffS, model.MaxRTOS)
 		f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 		f.timeouts++
 	}

@@ -2,7 +2,6 @@ package fluid
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -31,7 +30,7 @@ func (s *system) sampleAt(t float64, y *mat.VecDense) {
 			q += s.links[li].queuePkts(yd)
 		}
 		smp := model.Sample{
-			TS: t, Subflow: f.sub, CwndPkts: f.window(t, math.Min(yd[f.off+f.sub], f.rwnd)), Ssthresh: model.SsthreshOf(f.law, f.sub),
+			TS: t, Subflow: f.sub, CwndPkts: f.window(t, min(yd[f.off+f.sub], f.rwnd)), Ssthresh: model.SsthreshOf(f.law, f.sub),
 			RateBps: f.rate * 8 / f.mult, RTTS: f.rtt, QueuePkts: q, DeliveredPkts: yd[f.cnt+cntDelivered] / f.mult,
 		}
 		for _, i := range f.members {
@@ -65,12 +64,12 @@ func (s *system) result() *model.Result {
 		if f.endT > 0 {
 			end = f.endT
 		}
-		active := math.Max(end-f.start, 0)
+		active := max(end-f.start, 0)
 		c := f.cnt
 		// The counters integrate rates that are never negative, but a Runge-Kutta step
 		// weighs one stage negatively: a counter of a source that barely sends can end a
 		// rounding error below zero. A class's counters are its members' sums.
-		count := func(k int) float64 { return math.Max(y[c+k], 0) / f.mult }
+		count := func(k int) float64 { return max(y[c+k], 0) / f.mult }
 		fr := model.FlowResult{
 			Subflow: f.sub, Algorithm: f.algo, Path: f.path,
 			LossEvents: f.lossEvents, Timeouts: f.timeouts,
@@ -78,11 +77,11 @@ func (s *system) result() *model.Result {
 			ActiveS: active,
 		}
 		if active > 0 {
-			fr.MeanCwndPkts = math.Max(y[c+cntCwndTime], 0) / active
+			fr.MeanCwndPkts = max(y[c+cntCwndTime], 0) / active
 			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
 			fr.GoodputBps = fr.MeanThroughputBps
 			if f.at != nil { // the copies a packet-granular timeout resent are no goodput
-				fr.GoodputBps = math.Max(fr.DeliveredPkts-f.at.copiesBelow(f.left(y)), 0) * f.mss * 8 / active
+				fr.GoodputBps = max(fr.DeliveredPkts-f.at.copiesBelow(f.left(y)), 0) * f.mss * 8 / active
 			}
 		}
 		if f.done {

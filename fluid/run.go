@@ -65,11 +65,11 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 			next = actions[ai].t
 		}
 		if r := s.nextReaction(); r < next {
-			next = math.Max(r, t)
+			next = max(r, t)
 		}
 		if s.x != nil {
 			if r := s.x.next(); r < next {
-				next = math.Max(r, t)
+				next = max(r, t)
 			}
 		}
 		if exact {

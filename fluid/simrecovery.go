@@ -73,20 +73,20 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
 	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
 	switch style {
 	case model.RecoveryPRR:
-		r.floor = math.Min(ss, w0)
+		r.floor = min(ss, w0)
 		r.fall = (w0 - r.floor) / rtt
 		return
 	case model.RecoveryLinux:
-		r.floor = math.Min(ss, w0)
+		r.floor = min(ss, w0)
 	default:
-		r.floor = math.Min(ss, math.Max(ss/2, 1)) // ns-2's snd_cwnd is at least one packet
+		r.floor = min(ss, max(ss/2, 1)) // ns-2's snd_cwnd is at least one packet
 	}
 	r.fall = w0 / (2 * rtt)
 	if style != model.RecoveryLinuxMinCwnd {
 		return
 	}
-	pipe := math.Max(r.floor, w0/2)
-	r.end = math.Min(ss, pipe+linuxMaxBurst)
+	pipe := max(r.floor, w0/2)
+	r.end = min(ss, pipe+linuxMaxBurst)
 	if r.end < ss && r.end > 0.5 {
 		r.rebuildUntil = r.t1 + rtt*math.Log2((ss-0.5)/(r.end-0.5))
 	}
@@ -98,7 +98,7 @@ func (r *simRec) window(t, w float64) float64 {
 	case !r.on || t < r.t0:
 		return w
 	case t < r.t1:
-		return math.Max(r.floor, r.a-r.fall*(t-r.t0))
+		return max(r.floor, r.a-r.fall*(t-r.t0))
 	case t < r.rebuildUntil:
 		return 0.5 + (r.end-0.5)*math.Exp2((t-r.t1)/(r.t1-r.t0))
 	}
@@ -173,7 +173,7 @@ func (s *system) retransmissionLost(f *subflow) bool {
 // then (timeoutFires).
 func (s *system) prrTimeout(f *subflow) {
 	detected := f.sr.t0
-	f.silentUntil = detected + math.Max(ns3MinRTOS, f.rto())
+	f.silentUntil = detected + max(ns3MinRTOS, f.rto())
 	f.recoverUntil = f.silentUntil
 	f.timeoutDue = true
 	f.sr.on = false

@@ -1,7 +1,5 @@
 package fluid
 
-import "math"
-
 // stream is one source's packets at one link of its path — a subflow's or a CBR source's:
 // what arrives, what departs, and how many of its bytes the link holds (a state variable).
 // A busy queue serves its streams in proportion to what each holds (first in, first out):
@@ -42,7 +40,7 @@ func (l *link) serve(y []float64) {
 			st.depart = 0
 		}
 	case l.mode == queueEmpty:
-		l.depart = math.Min(l.arrive, l.capBps)
+		l.depart = min(l.arrive, l.capBps)
 		scale := 0.0
 		if l.arrive > 0 {
 			scale = l.depart / l.arrive
@@ -66,12 +64,12 @@ func (l *link) shareBusy(y []float64) {
 	h := l.packetTime(l.refBytes)
 	total := 0.0
 	for _, st := range l.streams {
-		total += math.Max(y[st.content], 0) + st.arrive*h
+		total += max(y[st.content], 0) + st.arrive*h
 	}
 	for _, st := range l.streams {
 		st.depart = 0
 		if total > 0 {
-			st.depart = l.capBps * (math.Max(y[st.content], 0) + st.arrive*h) / total
+			st.depart = l.capBps * (max(y[st.content], 0) + st.arrive*h) / total
 		}
 	}
 }
@@ -93,7 +91,7 @@ func (l *link) settle(y []float64) {
 func (l *link) lose(y []float64) {
 	for _, st := range l.streams {
 		if st.cnt >= 0 {
-			y[st.cnt+cntDropped] += math.Max(y[st.content], 0) / st.wire
+			y[st.cnt+cntDropped] += max(y[st.content], 0) / st.wire
 		}
 	}
 }
@@ -117,14 +115,14 @@ func (l *link) contentRate(st *stream, y []float64) float64 {
 func (l *link) setContents(y []float64, q float64) {
 	total := 0.0
 	for _, st := range l.streams {
-		total += math.Max(y[st.content], 0)
+		total += max(y[st.content], 0)
 	}
 	for _, st := range l.streams {
 		switch {
 		case q == 0:
 			y[st.content] = 0
 		case total > 0:
-			y[st.content] = math.Max(y[st.content], 0) * q / total
+			y[st.content] = max(y[st.content], 0) * q / total
 		case l.arrive > 0:
 			y[st.content] = q * st.arrive / l.arrive
 		default:

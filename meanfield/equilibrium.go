@@ -76,7 +76,7 @@ type eqLink struct {
 func (s *system) eqTop(l int) float64 {
 	top := s.buf[l]
 	if r := s.net.Links[l].RED; r != nil {
-		top = math.Min(top, r.MaxThPkts)
+		top = min(top, r.MaxThPkts)
 	}
 	return top
 }
@@ -184,7 +184,7 @@ func (s *system) equilibrium() (*Equilibrium, error) {
 			tau[i], pc[i] = c.PropRTTS, 0
 			keep := 0.0
 			for _, l := range c.Links {
-				tau[i] += math.Min(links[l].q, s.buf[l]) / n.Links[l].CapacityPktsPerS
+				tau[i] += min(links[l].q, s.buf[l]) / n.Links[l].CapacityPktsPerS
 				keep += math.Log1p(-links[l].p) + math.Log1p(-n.Links[l].LossP)
 			}
 			pc[i] = -math.Expm1(keep)
@@ -232,7 +232,7 @@ func (s *system) equilibrium() (*Equilibrium, error) {
 		for l := range links {
 			before := links[l].u
 			solve(l)
-			moved = math.Max(moved, math.Abs(links[l].u-before))
+			moved = max(moved, math.Abs(links[l].u-before))
 		}
 		if moved <= 1e-13 || len(links) == 1 {
 			converged = true
@@ -271,7 +271,7 @@ func (s *system) equilibrium() (*Equilibrium, error) {
 		e := &links[l]
 		lam := excess(l) + L.CapacityPktsPerS
 		le := LinkEquilibrium{Name: L.name(l), QueuePkts: e.q, AvgQueuePkts: e.q, MarkP: e.p,
-			LossP: -math.Expm1(math.Log1p(-e.p) + math.Log1p(-L.LossP)), ArrivalPktsPerS: lam, Utilisation: math.Min(lam/L.CapacityPktsPerS, 1)}
+			LossP: -math.Expm1(math.Log1p(-e.p) + math.Log1p(-L.LossP)), ArrivalPktsPerS: lam, Utilisation: min(lam/L.CapacityPktsPerS, 1)}
 		switch {
 		case e.u == 0:
 			le.Regime = RegimeIdle

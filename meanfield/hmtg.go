@@ -61,7 +61,7 @@ func (h HMTG) Crossover() (float64, bool) {
 	mag := func(w float64) float64 {
 		return h.gain() * p1 * p2 * h.KRed / math.Sqrt((w*w+p1*p1)*(w*w+p2*p2)*(w*w+h.KRed*h.KRed))
 	}
-	lo, hi := 0.0, math.Max(math.Max(p1, p2), h.KRed)
+	lo, hi := 0.0, max(max(p1, p2), h.KRed)
 	for mag(hi) > 1 {
 		hi *= 2
 	}
@@ -132,7 +132,7 @@ func (h HMTG) Margins() Margins {
 // evaluated at (N⁻, R⁺). It is sufficient, not necessary: a conservative boundary.
 func (h HMTG) Sufficient() (lhs, rhs float64, ok bool) {
 	p1, p2 := h.poles()
-	wg := 0.1 * math.Min(p1, p2)
+	wg := 0.1 * min(p1, p2)
 	rc := h.RTTS * h.CapacityPktsPerS
 	lhs = h.LRed * rc * rc * rc / (4 * h.Flows * h.Flows)
 	rhs = math.Sqrt(wg*wg/(h.KRed*h.KRed) + 1)

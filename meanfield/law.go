@@ -3,7 +3,6 @@ package meanfield
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -37,7 +36,7 @@ type Law interface {
 // leaves, floored at model.MinLossWindow as every sender floors it (RFC 5681 eq. 4), and
 // never negative (a loss does not grow a window below the floor).
 func lost(l Law, w float64, o model.Observation) float64 {
-	return math.Max(0, w-math.Max(l.After(w, o), model.MinLossWindow))
+	return max(0, w-max(l.After(w, o), model.MinLossWindow))
 }
 
 // AIMD is the additive-increase, multiplicative-decrease law: +A packets per RTT, B·W

@@ -70,7 +70,7 @@ func (s *system) linearise(eq *Equilibrium) (*Linearisation, error) {
 	// classes' (zero) starts.
 	f := func(dst []float64, lg lagger) { s.field(dst, y, 1e9, lg) }
 	fp, fm := make([]float64, s.dim), make([]float64, s.dim)
-	step := func(k int) float64 { return 1e-6 * math.Max(math.Abs(eq.y[k]), 1) }
+	step := func(k int) float64 { return 1e-6 * max(math.Abs(eq.y[k]), 1) }
 	base := fixedLag{base: eq.y, i: -1}
 	lin.A0 = mat.NewDense(n, n, nil)
 	for c, k := range lin.Index {
@@ -205,7 +205,7 @@ func (lin *Linearisation) newton(s complex128) (complex128, bool) {
 		if cmplx.IsNaN(s) || cmplx.IsInf(s) {
 			return s, false
 		}
-		if cmplx.Abs(d) <= 1e-13*math.Max(1, cmplx.Abs(s)) {
+		if cmplx.Abs(d) <= 1e-13*max(1, cmplx.Abs(s)) {
 			return s, true
 		}
 	}
@@ -334,14 +334,14 @@ func (lin *Linearisation) Roots(count int) ([]complex128, error) {
 			continue
 		}
 		r, ok := lin.newton(v)
-		if !ok || cmplx.Abs(r-v) > 0.1*math.Max(1, cmplx.Abs(v)) {
+		if !ok || cmplx.Abs(r-v) > 0.1*max(1, cmplx.Abs(v)) {
 			r = v // keep the discretisation's estimate
 		}
-		if math.Abs(imag(r)) < 1e-12*math.Max(1, cmplx.Abs(r)) {
+		if math.Abs(imag(r)) < 1e-12*max(1, cmplx.Abs(r)) {
 			r = complex(real(r), 0)
 		}
 		r = complex(real(r), math.Abs(imag(r)))
-		if slices.ContainsFunc(out, func(o complex128) bool { return cmplx.Abs(o-r) <= 1e-8*math.Max(1, cmplx.Abs(r)) }) {
+		if slices.ContainsFunc(out, func(o complex128) bool { return cmplx.Abs(o-r) <= 1e-8*max(1, cmplx.Abs(r)) }) {
 			continue
 		}
 		out = append(out, r)

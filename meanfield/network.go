@@ -188,7 +188,7 @@ func (c *Class) initial() float64 {
 	if c.InitialCwndPkts > 0 {
 		w = c.InitialCwndPkts
 	}
-	return math.Min(w, c.cap())
+	return min(w, c.cap())
 }
 
 func (c *Class) name(i int) string {

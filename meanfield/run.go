@@ -267,12 +267,12 @@ func (r *simRun) run(ctx context.Context) (*Result, error) {
 	maxStep, maxDelay := math.Inf(1), 0.0
 	for i := range n.Classes {
 		c := &n.Classes[i]
-		maxStep = math.Min(maxStep, c.PropRTTS)
+		maxStep = min(maxStep, c.PropRTTS)
 		d := c.PropRTTS
 		for _, l := range c.Links {
 			d += s.buf[l] / n.Links[l].CapacityPktsPerS
 		}
-		maxDelay = math.Max(maxDelay, d)
+		maxDelay = max(maxDelay, d)
 	}
 	ds := ode.Settings{RelTol: set.RelTol, AbsTol: set.AbsTol, MaxStep: maxStep}
 	if set.StepS > 0 {
@@ -343,7 +343,7 @@ func (r *simRun) onStep(t0, t1 float64) {
 	}
 	for k, lo := range [2]float64{tailStart, mid} {
 		hi := [2]float64{mid, r.set.DurationS}[k]
-		a, b := math.Max(t0, lo), math.Min(t1, hi)
+		a, b := max(t0, lo), min(t1, hi)
 		if b > a {
 			r.accumulate(a, b, r.tail[k], false)
 		}
@@ -355,10 +355,10 @@ func (r *simRun) onStep(t0, t1 float64) {
 				break
 			}
 			r.nextSmp++
-			r.drv.Interpolate(r.y, math.Min(ts, t1))
+			r.drv.Interpolate(r.y, min(ts, t1))
 			r.sample(ts, r.y.RawVector().Data)
 			if r.totals {
-				frac := math.Min((ts-t0)/(t1-t0), 1)
+				frac := min((ts-t0)/(t1-t0), 1)
 				row := make([]float64, len(r.cum0))
 				for i := range row {
 					row[i] = r.cum0[i] + frac*(r.cum1[i]-r.cum0[i])
@@ -387,8 +387,8 @@ func (r *simRun) accumulate(a, b float64, st *stats, totals bool) {
 			st.rtt[i] += wt * s.tau[i]
 			st.rate[i] += wt * s.rate[i]
 			st.seen[i] += wt * s.seen[i]
-			st.wMin[i] = math.Min(st.wMin[i], y[i])
-			st.wMax[i] = math.Max(st.wMax[i], y[i])
+			st.wMin[i] = min(st.wMin[i], y[i])
+			st.wMax[i] = max(st.wMax[i], y[i])
 			if totals {
 				tt := &r.tot[i]
 				tt.cwnd += wt * y[i]
@@ -406,8 +406,8 @@ func (r *simRun) accumulate(a, b float64, st *stats, totals bool) {
 			st.avg[l] += wt * avg
 			st.mark[l] += wt * mark
 			st.util[l] += wt * dep / s.net.Links[l].CapacityPktsPerS
-			st.qMin[l] = math.Min(st.qMin[l], q)
-			st.qMax[l] = math.Max(st.qMax[l], q)
+			st.qMin[l] = min(st.qMin[l], q)
+			st.qMax[l] = max(st.qMax[l], q)
 			if totals {
 				lt := &r.lt[l]
 				lt.queue += wt * q
@@ -446,7 +446,7 @@ func (r *simRun) result(eq *Equilibrium) (*Result, error) {
 	for i := range s.m {
 		c := &n.Classes[i]
 		cr := ClassResult{Name: c.name(i), Algorithm: c.Law.Name(), Flows: c.Flows, FinalCwndPkts: y[i],
-			MinCwndPkts: math.Min(r.tail[0].wMin[i], r.tail[1].wMin[i]), MaxCwndPkts: math.Max(r.tail[0].wMax[i], r.tail[1].wMax[i])}
+			MinCwndPkts: min(r.tail[0].wMin[i], r.tail[1].wMin[i]), MaxCwndPkts: max(r.tail[0].wMax[i], r.tail[1].wMax[i])}
 		if dur := both(func(st *stats) float64 { return st.dur }); dur > 0 && !math.IsInf(cr.MinCwndPkts, 0) {
 			cr.MeanCwndPkts = both(func(st *stats) float64 { return st.cwnd[i] }) / dur
 			cr.MeanRTTS = both(func(st *stats) float64 { return st.rtt[i] }) / dur
@@ -458,7 +458,7 @@ func (r *simRun) result(eq *Equilibrium) (*Result, error) {
 		for k, st := range r.tail {
 			if st.dur > 0 && st.cwnd[i] > 0 && !math.IsInf(st.wMin[i], 0) {
 				mean := st.cwnd[i] / st.dur
-				amp[k] = math.Max(amp[k], (st.wMax[i]-st.wMin[i])/(2*mean))
+				amp[k] = max(amp[k], (st.wMax[i]-st.wMin[i])/(2*mean))
 			}
 		}
 		res.Classes = append(res.Classes, cr)
@@ -466,7 +466,7 @@ func (r *simRun) result(eq *Equilibrium) (*Result, error) {
 	for l := range n.Links {
 		dur := both(func(st *stats) float64 { return st.dur })
 		lr := LinkResult{Name: n.Links[l].name(l), FinalQueuePkts: s.clampQ(l, s.queue(l, y)),
-			MinQueuePkts: math.Min(r.tail[0].qMin[l], r.tail[1].qMin[l]), MaxQueuePkts: math.Max(r.tail[0].qMax[l], r.tail[1].qMax[l])}
+			MinQueuePkts: min(r.tail[0].qMin[l], r.tail[1].qMin[l]), MaxQueuePkts: max(r.tail[0].qMax[l], r.tail[1].qMax[l])}
 		if dur > 0 {
 			lr.MeanQueuePkts = both(func(st *stats) float64 { return st.queue[l] }) / dur
 			lr.MeanAvgQueuePkts = both(func(st *stats) float64 { return st.avg[l] }) / dur

@@ -199,7 +199,7 @@ func flowResult(sc *model.Scenario, i int, tot classTotals) model.FlowResult {
 	if f.StopS > 0 && f.StopS < end {
 		end = f.StopS
 	}
-	active := math.Max(end-f.StartS, 0)
+	active := max(end-f.StartS, 0)
 	fr := model.FlowResult{Flow: i, Name: f.Name, Algorithm: f.Algorithm, Path: f.Path, ActiveS: active,
 		SentPkts: tot.sent, DeliveredPkts: tot.acked - tot.losses, DroppedPkts: tot.losses,
 		LossEvents: int(math.Round(tot.losses))}
@@ -267,7 +267,7 @@ func Rounds(sc *model.Scenario) (float64, error) {
 		if c.StopS > 0 {
 			end = c.StopS
 		}
-		rounds += math.Max(end-c.StartS, 0) / c.PropRTTS
+		rounds += max(end-c.StartS, 0) / c.PropRTTS
 	}
 	return rounds, nil
 }

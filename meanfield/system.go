@@ -78,7 +78,7 @@ func newSystem(n *Network, quasi bool) *system {
 			for _, i := range s.via[l] {
 				unit += n.Classes[i].Flows
 			}
-			unit = math.Max(unit-1, 1)
+			unit = max(unit-1, 1)
 		}
 		s.unit = append(s.unit, unit)
 		if n.Links[l].RED == nil {
@@ -89,7 +89,7 @@ func newSystem(n *Network, quasi bool) *system {
 		s.gain = append(s.gain, k)
 		tmin := math.Inf(1)
 		for _, i := range s.via[l] {
-			tmin = math.Min(tmin, n.Classes[i].PropRTTS)
+			tmin = min(tmin, n.Classes[i].PropRTTS)
 		}
 		if math.IsInf(k, 1) || (quasi && k*tmin >= quasiStaticKTau) {
 			s.x, s.quasi = append(s.x, -1), append(s.quasi, true)
@@ -141,7 +141,7 @@ func (s *system) lagQueue(i, l int, t float64, lg lagger) float64 {
 }
 
 // clampQ is a queue value within [0, B].
-func (s *system) clampQ(l int, q float64) float64 { return math.Min(math.Max(q, 0), s.buf[l]) }
+func (s *system) clampQ(l int, q float64) float64 { return min(max(q, 0), s.buf[l]) }
 
 // rtt is class i's RTT in state y, s.
 func (s *system) rtt(i int, y []float64) float64 {
@@ -182,7 +182,7 @@ func (s *system) logKeepAt(i, l int, t float64, lg lagger) float64 {
 		var sum rateSum
 		for _, j := range s.via[l] {
 			if s.activeAt(j, t) {
-				sum.add(s.net.Classes[j].Flows, math.Max(lg.lag(i, j, t), 0)/s.lagRTT(i, j, t, lg))
+				sum.add(s.net.Classes[j].Flows, max(lg.lag(i, j, t), 0)/s.lagRTT(i, j, t, lg))
 			}
 		}
 		if c, lam := L.CapacityPktsPerS, sum.value(); lam > c {
@@ -227,12 +227,12 @@ func (s *system) observe(t float64, y []float64, lg lagger) {
 			s.rate[i], s.ack[i], s.seen[i] = 0, 0, 0
 			continue
 		}
-		s.rate[i] = math.Max(y[i], 0) / s.tau[i]
+		s.rate[i] = max(y[i], 0) / s.tau[i]
 		tl := t - s.tau[i]
 		if tl < c.StartS && !s.past {
 			s.ack[i], s.seen[i] = 0, 0
 		} else {
-			s.ack[i] = math.Max(lg.lag(i, i, tl), 0) / s.lagRTT(i, i, tl, lg)
+			s.ack[i] = max(lg.lag(i, i, tl), 0) / s.lagRTT(i, i, tl, lg)
 			keep := 0.0
 			for _, l := range c.Links {
 				keep += s.logKeepAt(i, l, tl, lg)
@@ -323,5 +323,5 @@ func (s *system) departures(l int, y []float64) float64 {
 	if y[s.q[l]] > 0 {
 		return c
 	}
-	return math.Min(s.lam[l], c)
+	return min(s.lam[l], c)
 }

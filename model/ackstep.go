@@ -40,7 +40,7 @@ func StepAcks(rule WindowRule, cwnd, acked, maxCwnd float64, o Observation) floa
 		if next-cwnd < 1e-9 {
 			next++
 		}
-		h := math.Min(acked, math.Min(ackStepSize, next-cwnd)/r)
+		h := min(acked, min(ackStepSize, next-cwnd)/r)
 		step := h * perAck(cwnd+h*r/2)
 		if next-cwnd-step < 1e-9 {
 			step = next - cwnd
@@ -48,5 +48,5 @@ func StepAcks(rule WindowRule, cwnd, acked, maxCwnd float64, o Observation) floa
 		cwnd += step
 		acked -= h
 	}
-	return math.Min(cwnd, maxCwnd)
+	return min(cwnd, maxCwnd)
 }

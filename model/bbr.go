@@ -190,7 +190,7 @@ func (m *bbrModel) init(p bbrParams, c FlowConfig) {
 	}
 	m.cwnd0 = 1
 	if c.InitialCwnd > 0 && !math.IsInf(c.InitialCwnd, 0) {
-		m.cwnd0 = math.Min(c.InitialCwnd, m.maxCwnd)
+		m.cwnd0 = min(c.InitialCwnd, m.maxCwnd)
 	}
 	m.pacingGain, m.cwndGain = p.highGain, p.highGain
 }
@@ -226,13 +226,13 @@ func (m *bbrModel) sampleBw(rate float64) {
 	if m.bwRound[i] != m.round {
 		m.bwRound[i], m.bw[i] = m.round, 0
 	}
-	m.bw[i] = math.Max(m.bw[i], rate)
+	m.bw[i] = max(m.bw[i], rate)
 }
 
 // bdp is gain·BtlBw·RTprop in packets, rounded up; the initial window before any RTT.
 func (m *bbrModel) bdp(bw, gain float64) float64 {
 	if math.IsInf(m.minRTT, 0) || !(bw > 0) {
-		return math.Max(m.cwnd0, bbrInitCwnd)
+		return max(m.cwnd0, bbrInitCwnd)
 	}
 	return math.Ceil(bw * m.minRTT * gain)
 }
@@ -245,7 +245,7 @@ func (m *bbrModel) tsoSegs() float64 {
 	if m.pacingRate*1500*8 < 1.2e6 {
 		minSegs = 1
 	}
-	return math.Min(math.Max(math.Floor(m.pacingRate/1024), minSegs), 44)
+	return min(max(math.Floor(m.pacingRate/1024), minSegs), 44)
 }
 
 // inflight is the target flight at a gain: the BDP plus the quantization budget.
@@ -263,7 +263,7 @@ func (m *bbrModel) inflight(bw, gain float64) float64 {
 
 // targetCwnd is cwnd_gain·BDP with the budget, at least 4 packets.
 func (m *bbrModel) targetCwnd() float64 {
-	return math.Max(m.inflight(m.maxBw(), m.cwndGain), bbrMinCwnd)
+	return max(m.inflight(m.maxBw(), m.cwndGain), bbrMinCwnd)
 }
 
 // setPacing sets the pacing rate from BtlBw and the gain: never lower in Startup.
@@ -350,7 +350,7 @@ func (m *bbrModel) saveCwnd(cwnd float64, inRecovery bool) {
 	if !inRecovery && m.mode != bbrProbeRTT {
 		m.priorCwnd = cwnd
 	} else {
-		m.priorCwnd = math.Max(m.priorCwnd, cwnd)
+		m.priorCwnd = max(m.priorCwnd, cwnd)
 	}
 }
 
@@ -459,7 +459,7 @@ func (e *bbrEvent) OnRateSample(rs RateSample, o Observation) {
 			}
 			if e.probeRTTRoundDone && now > e.probeRTTDone {
 				e.minRTTStamp = now
-				e.cwnd = math.Max(e.cwnd, e.priorCwnd)
+				e.cwnd = max(e.cwnd, e.priorCwnd)
 				e.resetMode(now)
 			}
 		}
@@ -487,7 +487,7 @@ func (e *bbrEvent) setCwnd(rs RateSample) {
 	cwnd := e.cwnd
 	if acked > 0 {
 		if rs.Losses > 0 {
-			cwnd = math.Max(cwnd-rs.Losses, 1)
+			cwnd = max(cwnd-rs.Losses, 1)
 		}
 		switch {
 		case rs.InRecovery && !e.prevRecovery:
@@ -495,25 +495,25 @@ func (e *bbrEvent) setCwnd(rs RateSample) {
 			e.nextRTTDelivered = rs.DeliveredTotal
 			cwnd = rs.InFlight + acked
 		case e.prevRecovery && !rs.InRecovery:
-			cwnd = math.Max(cwnd, e.priorCwnd)
+			cwnd = max(cwnd, e.priorCwnd)
 			e.conservation, e.timedOut = false, false
 		}
 		e.prevRecovery = rs.InRecovery
 		if e.conservation {
-			cwnd = math.Max(cwnd, rs.InFlight+acked)
+			cwnd = max(cwnd, rs.InFlight+acked)
 		} else {
 			target := e.targetCwnd()
 			if e.fullBwReached {
-				cwnd = math.Min(cwnd+acked, target)
+				cwnd = min(cwnd+acked, target)
 			} else if cwnd < target || rs.DeliveredTotal < bbrInitCwnd {
 				cwnd += acked
 			}
-			cwnd = math.Max(cwnd, bbrMinCwnd)
+			cwnd = max(cwnd, bbrMinCwnd)
 		}
 	}
-	cwnd = math.Min(cwnd, e.maxCwnd)
+	cwnd = min(cwnd, e.maxCwnd)
 	if e.mode == bbrProbeRTT {
-		cwnd = math.Min(cwnd, bbrMinCwnd)
+		cwnd = min(cwnd, bbrMinCwnd)
 	}
-	e.cwnd = math.Max(cwnd, 1)
+	e.cwnd = max(cwnd, 1)
 }

@@ -81,7 +81,7 @@ func (f *bbrFluid) Init(x []float64, o Observation) {
 // changes.
 func (f *bbrFluid) flight(x []float64, o Observation) float64 {
 	sent := x[2] - f.past.at(1, o.Now-ClockRTT(o), o.Now, x[2])
-	return math.Min(math.Max(x[0], 0), math.Max(sent, 0))
+	return min(max(x[0], 0), max(sent, 0))
 }
 
 // Flight is the packets in flight (FluidFlight).
@@ -97,7 +97,7 @@ func (f *bbrFluid) sendRate(x []float64, o Observation) float64 {
 func (f *bbrFluid) PacingRate([]float64, Observation) float64 { return f.pacingRate }
 
 func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
-	dlv := math.Max(o.DeliveryRate, 0)
+	dlv := max(o.DeliveryRate, 0)
 	if math.IsNaN(dlv) || math.IsInf(dlv, 0) {
 		dlv = 0
 	}
@@ -128,17 +128,17 @@ func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
 	g := o.Now - f.roundEnd
 	switch f.mode {
 	case bbrProbeBW:
-		g = math.Max(g, f.phaseGuard(x, o))
+		g = max(g, f.phaseGuard(x, o))
 	case bbrDrain:
-		g = math.Max(g, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+		g = max(g, f.inflight(f.maxBw(), 1)-f.flight(x, o))
 	case bbrProbeRTT:
-		g = math.Max(g, o.Now-f.probeRTTExit)
+		g = max(g, o.Now-f.probeRTTExit)
 	}
 	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 {
-		g = math.Max(g, o.Now-f.minRTTStamp-f.p.minRTTWin)
+		g = max(g, o.Now-f.minRTTStamp-f.p.minRTTWin)
 	}
 	if f.nFlights > 0 {
-		g = math.Max(g, o.Now-f.flights[0].at)
+		g = max(g, o.Now-f.flights[0].at)
 	}
 	return g
 }
@@ -150,9 +150,9 @@ func (f *bbrFluid) phaseGuard(x []float64, o Observation) float64 {
 	case f.pacingGain == 1 || (f.pacingGain > 1 && f.lossInPhase):
 		return elapsed
 	case f.pacingGain > 1:
-		return math.Min(elapsed, f.flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
+		return min(elapsed, f.flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
 	}
-	return math.Max(elapsed, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+	return max(elapsed, f.inflight(f.maxBw(), 1)-f.flight(x, o))
 }
 
 // guardSlack is how far below zero a guard may be located and still count as crossed, s
@@ -171,7 +171,7 @@ func (f *bbrFluid) Switch(x []float64, o Observation) {
 	f.past.add(o.Now, x[1], x[2])
 	f.setPacing()
 	if f.fullBwReached && f.mode != bbrProbeRTT {
-		x[0] = math.Min(x[0], f.targetCwnd())
+		x[0] = min(x[0], f.targetCwnd())
 	}
 }
 
@@ -195,7 +195,7 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 		f.saveCwnd(x[0], false)
 		f.mode = bbrProbeRTT
 		f.updateGains()
-		x[0] = math.Min(x[0], bbrMinCwnd)
+		x[0] = min(x[0], bbrMinCwnd)
 		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
 		return true
 	}
@@ -203,7 +203,7 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 	case bbrProbeRTT:
 		if now-f.probeRTTExit >= -guardSlack {
 			f.minRTTStamp = now
-			x[0] = math.Max(x[0], f.priorCwnd)
+			x[0] = max(x[0], f.priorCwnd)
 			f.resetMode(now)
 			return true
 		}
@@ -262,7 +262,7 @@ func (f *bbrFluid) endRound(x []float64, o Observation) {
 func (f *bbrFluid) OnLoss(x []float64, o Observation) {
 	f.saveCwnd(x[0], false)
 	f.lossInPhase = true
-	x[0] = math.Max(math.Min(x[0], f.flight(x, o)), bbrMinCwnd)
+	x[0] = max(min(x[0], f.flight(x, o)), bbrMinCwnd)
 	f.conserveUntil = o.Now + ClockRTT(o)
 	f.Switch(x, o) // a probing phase past its length ends now: its guard must not start positive
 }
@@ -272,7 +272,7 @@ func (f *bbrFluid) OnLoss(x []float64, o Observation) {
 // it where the recovery's last hole is repaired.
 func (f *bbrFluid) EndRecovery(x []float64, _ Observation) {
 	if f.mode != bbrProbeRTT {
-		x[0] = math.Min(math.Max(x[0], f.priorCwnd), f.maxCwnd)
+		x[0] = min(max(x[0], f.priorCwnd), f.maxCwnd)
 	}
 }
 

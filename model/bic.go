@@ -158,18 +158,18 @@ func (r *bicRule) step(w float64) (inc float64, estimated bool) {
 		case d <= 1 && p.smooth > 0:
 			inc = smooth
 		default:
-			inc = math.Max(d, p.sMin)
+			inc = max(d, p.sMin)
 		}
 	} else {
 		switch {
 		case n-m < p.b && p.smooth > 0:
 			inc = smooth
 		default:
-			inc = math.Min(math.Max((w-m)/(p.b-1), p.sMin), p.sMax)
+			inc = min(max((w-m)/(p.b-1), p.sMin), p.sMax)
 		}
 	}
 	if !r.lost && p.startup > 0 {
-		inc = math.Max(inc, p.startup*w)
+		inc = max(inc, p.startup*w)
 	}
 	return inc, true
 }
@@ -185,7 +185,7 @@ func (r *bicRule) PerRTT(w float64, _ Observation) float64 {
 	if estimated {
 		ratio = r.p.ackRatio
 	}
-	cnt := math.Max(w/(inc*ratio), 1)
+	cnt := max(w/(inc*ratio), 1)
 	return w / (cnt + r.p.offset)
 }
 
@@ -257,7 +257,7 @@ var _ AckIncrement = (*bicFluid)(nil)
 // piece is the window at which the current mode's increase is evaluated: w, at most just
 // below the next level (whole-packet pieces change at the level itself).
 func (f *bicFluid) piece(w float64) float64 {
-	return math.Min(w, math.Nextafter(f.next, math.Inf(-1)))
+	return min(w, math.Nextafter(f.next, math.Inf(-1)))
 }
 
 func (f *bicFluid) Deriv(dx, x []float64, o Observation) {
@@ -297,7 +297,7 @@ func (f *bicFluid) Switch(x []float64, o Observation) {
 		f.next = f.r.nextLevel(x[0])
 		return
 	}
-	f.next = f.r.nextLevel(math.Max(x[0], f.next))
+	f.next = f.r.nextLevel(max(x[0], f.next))
 }
 
 func (f *bicFluid) OnLoss(x []float64, o Observation) {

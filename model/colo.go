@@ -94,7 +94,7 @@ func COLOAlpha(diff, qMax, alphaMin, alphaMax float64, linear bool) float64 {
 // COLOBeta is the fraction of the window COLO keeps after a loss at round-trip time rtt with
 // base round-trip time baseRTT (seconds): baseRTT/rtt clipped to [betaMin, 1].
 func COLOBeta(baseRTT, rtt, betaMin float64) float64 {
-	return math.Min(math.Max(baseRTT/rtt, betaMin), 1)
+	return min(max(baseRTT/rtt, betaMin), 1)
 }
 
 type coloParams struct{ gamma, alphaMin, alphaMax, betaMin, alphaShape, qmaxAtLoss float64 }
@@ -156,7 +156,7 @@ func (s *coloState) perRTT(cwnd float64, o Observation) float64 {
 	default:
 		qMax = cwnd * (1 - MinimumRTT(o)/s.lastRTT)
 	}
-	return math.Max(COLOAlpha(Queued(cwnd, o), qMax, s.p.alphaMin, s.p.alphaMax, s.p.alphaShape == 1), 1)
+	return max(COLOAlpha(Queued(cwnd, o), qMax, s.p.alphaMin, s.p.alphaMax, s.p.alphaShape == 1), 1)
 }
 
 // loss records the loss's queue and returns the reduced window (adaptive decrease).

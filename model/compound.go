@@ -106,9 +106,9 @@ func (p *compoundParams) delayStep(win, diff float64) float64 {
 // packets: α·win^k − 1, or with integer_increment Linux's whole packets, never negative.
 func (p *compoundParams) delayGrowth(win float64) float64 {
 	if p.integer == 1 {
-		return math.Max(math.Floor(p.alpha*math.Floor(math.Pow(wholePackets(win), p.k)))-1, 0)
+		return max(math.Floor(p.alpha*math.Floor(math.Pow(wholePackets(win), p.k)))-1, 0)
 	}
-	return math.Max(p.alpha*math.Pow(win, p.k)-1, 0)
+	return max(p.alpha*math.Pow(win, p.k)-1, 0)
 }
 
 // smoothDelayStep is delayStep for the fluid face, made continuous: the switch at
@@ -117,8 +117,8 @@ func (p *compoundParams) delayGrowth(win float64) float64 {
 // mode) with ever smaller steps; the per-RTT law itself oscillates by about one packet there.
 func (p *compoundParams) smoothDelayStep(win, diff, dwnd float64) float64 {
 	grow := p.delayGrowth(win)
-	shrink := -p.zeta * diff * math.Min(math.Max(dwnd, 0), 1)
-	s := math.Min(math.Max(p.gamma-diff, 0), 1) // 1 below γ−1, 0 from γ on
+	shrink := -p.zeta * diff * min(max(dwnd, 0), 1)
+	s := min(max(p.gamma-diff, 0), 1) // 1 below γ−1, 0 from γ on
 	return s*grow + (1-s)*shrink
 }
 
@@ -134,17 +134,17 @@ func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
 
 // halve is the loss's reduction of cwnd and dwnd.
 func (p *compoundParams) halve(win, dwnd float64) (cwnd, delay float64) {
-	dwnd = math.Max(dwnd, 0)
+	dwnd = max(dwnd, 0)
 	if p.resetDwnd == 1 {
-		total := math.Max(win*(1-p.beta), MinLossWindow)
+		total := max(win*(1-p.beta), MinLossWindow)
 		if win-dwnd > total || dwnd > total {
 			return total, 0
 		}
 		return total - dwnd, dwnd
 	}
 	cwnd = (win - dwnd) / 2
-	delay = math.Max(win*(1-p.beta)-cwnd, 0)
-	cwnd = math.Max(cwnd, MinLossWindow-delay)
+	delay = max(win*(1-p.beta)-cwnd, 0)
+	cwnd = max(cwnd, MinLossWindow-delay)
 	return cwnd, delay
 }
 
@@ -214,10 +214,10 @@ func (e *compoundEvent) OnAck(acked float64, o Observation) {
 	}
 	if !e.win.SlowStart && o.Now >= e.update {
 		e.update = o.Now + ClockRTT(o)
-		e.dwnd = math.Max(e.dwnd+e.win.Limit(win, e.p.delayStep(win, Queued(win, o))), 0)
+		e.dwnd = max(e.dwnd+e.win.Limit(win, e.p.delayStep(win, Queued(win, o))), 0)
 	}
 	if over := e.cwnd + e.dwnd - e.win.MaxCwnd; over > 0 {
-		e.dwnd = math.Max(e.dwnd-over, 0)
+		e.dwnd = max(e.dwnd-over, 0)
 		e.cwnd = e.win.MaxCwnd - e.dwnd
 	}
 }

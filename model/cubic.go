@@ -147,7 +147,7 @@ func (e *cubicEpoch) curve(t float64) float64 {
 
 // cubicTarget is W_cubic(t + RTT) clamped to [W, 1.5·W] (RFC 9438 §4.2).
 func (e *cubicEpoch) cubicTarget(t, rtt, w float64) float64 {
-	return math.Min(math.Max(e.curve(t+rtt), w), 1.5*w)
+	return min(max(e.curve(t+rtt), w), 1.5*w)
 }
 
 // friendly reports whether the Reno-friendly estimate governs at time t (s).
@@ -178,7 +178,7 @@ func (e *cubicEpoch) clampGrowth(own, clamp float64, friendly bool) float64 {
 	if e.p.cntForced == 1 && !friendly {
 		return clamp
 	}
-	return math.Max(own, clamp)
+	return max(own, clamp)
 }
 
 // timeout applies a timeout at window w to the epoch and returns ssthresh: with
@@ -187,10 +187,10 @@ func (e *cubicEpoch) clampGrowth(own, clamp float64, friendly bool) float64 {
 func (e *cubicEpoch) timeout(w float64) float64 {
 	if e.p.timeoutReset == 1 {
 		e.wMax, e.prior = 0, 0
-		return math.Max(e.p.beta*w, MinLossWindow)
+		return max(e.p.beta*w, MinLossWindow)
 	}
 	e.congestion(w)
-	return math.Max(w/2, MinLossWindow)
+	return max(w/2, MinLossWindow)
 }
 
 // congestion records a loss at window w and returns β·w. Fast convergence compares whole
@@ -243,7 +243,7 @@ func (f *cubicFluid) Deriv(dx, x []float64, o Observation) {
 	if friendly {
 		target = west + alpha
 	}
-	grow := math.Max(target-w, 0) / rtt
+	grow := max(target-w, 0) / rtt
 	if f.clamped() {
 		grow = f.clampGrowth(grow, w/(f.p.cntClamp*rtt), friendly)
 	}
@@ -261,10 +261,10 @@ func (f *cubicFluid) AckIncrement(x []float64, o Observation) float64 {
 	case f.win.SlowStart:
 		return 1
 	case f.friendly(o.Now-f.start, x[1]):
-		d = math.Max(x[1]+f.estAlpha(x[1])-x[0], 0) / x[0]
+		d = max(x[1]+f.estAlpha(x[1])-x[0], 0) / x[0]
 	}
 	if f.clamped() {
-		d = math.Max(d, 1/f.p.cntClamp)
+		d = max(d, 1/f.p.cntClamp)
 	}
 	return d
 }
@@ -280,7 +280,7 @@ func (f *cubicFluid) EndRecovery(_ []float64, o Observation) {
 func (f *cubicFluid) Guard(x []float64, o Observation) float64 {
 	g := f.win.Guard(x[0])
 	if f.p.hystart == 1 && f.win.SlowStart {
-		g = math.Max(g, f.hy.fluidGuard(x[0], o))
+		g = max(g, f.hy.fluidGuard(x[0], o))
 	}
 	return g
 }
@@ -341,7 +341,7 @@ func (e *cubicEvent) OnAck(acked float64, o Observation) {
 		e.west += e.estAlpha(e.west) * left / e.cwnd
 		friendly := e.friendly(t, e.west)
 		if friendly {
-			e.cwnd = math.Max(e.cwnd, e.west)
+			e.cwnd = max(e.cwnd, e.west)
 		} else {
 			e.cwnd += left * (e.cubicTarget(t, ClockRTT(o), e.cwnd) - e.cwnd) / e.cwnd
 		}

@@ -20,7 +20,7 @@ func (f *cubicFluid) firstBelow(t, va, vz, e0, m float64) (float64, bool) {
 		return va, true
 	}
 	r := math.Sqrt(shade * m / (3 * f.p.c))
-	lo, hi := math.Max(va, f.k-r-t), math.Min(vz, f.k+r-t)
+	lo, hi := max(va, f.k-r-t), min(vz, f.k+r-t)
 	if !(lo < hi) || !below(hi) {
 		return 0, false
 	}
@@ -37,10 +37,10 @@ func (f *cubicFluid) firstAbove(t, vz, west, m float64) (float64, bool) {
 		return 0, true
 	}
 	r := math.Sqrt(m / (3 * f.p.c))
-	if p1 := math.Min(vz, f.k-r-t); p1 > 0 && above(p1) {
+	if p1 := min(vz, f.k-r-t); p1 > 0 && above(p1) {
 		return firstIn(g, above, 0, p1), true
 	}
-	if p2 := math.Max(0, f.k+r-t); p2 < vz && above(vz) {
+	if p2 := max(0, f.k+r-t); p2 < vz && above(vz) {
 		return firstIn(g, above, p2, vz), true
 	}
 	return 0, false

@@ -88,7 +88,7 @@ func (f *cubicFluid) friendlyStretch(t, w, west, k, want float64) (ds, area, w1,
 	ar := func(s float64) float64 { return west*s + a*k*s*s/2 - (w-west)*math.Expm1(-k*s)/k }
 	end := want / w // W only grows
 	if f.stepsAtPrior() && a != 1 && west < f.prior {
-		end = math.Min(end, (f.prior-west)/(a*k))
+		end = min(end, (f.prior-west)/(a*k))
 	}
 	if v, ok := f.firstAbove(t, end, west, a*k); ok {
 		end = v // the curve reaches W_est
@@ -110,8 +110,8 @@ func (f *cubicFluid) cubicStretch(t, w, west, k, rtt, want float64) (ds, area, w
 	// First guess: the window growing at its initial slope k·(F − W), ∫W = w·s + k(F − w)·s²/2.
 	hi := want / w
 	a := k * (g.target(0) - w)
-	guess := 2 * want / (w + math.Sqrt(w*w+2*math.Max(a, 0)*want))
-	s, ok := solveIncreasingFrom(g.area, g.window, want, 0, hi, math.Min(guess, hi))
+	guess := 2 * want / (w + math.Sqrt(w*w+2*max(a, 0)*want))
+	s, ok := solveIncreasingFrom(g.area, g.window, want, 0, hi, min(guess, hi))
 	if !ok {
 		return 0, 0, 0, 0, false, false
 	}
@@ -145,8 +145,8 @@ func (g *cubicFlow) clamped(s float64) bool {
 	if g.target(0) < g.w0*(1-1e-12) || g.target(0) > 1.5*g.w0 {
 		return false
 	}
-	q := math.Max(g.target(0)-g.poly(0), g.target(s)-g.poly(s))
-	if q+math.Max(g.p0-g.w0, 0) <= g.w0/2 {
+	q := max(g.target(0)-g.poly(0), g.target(s)-g.poly(s))
+	if q+max(g.p0-g.w0, 0) <= g.w0/2 {
 		return true
 	}
 	const checks = 32
@@ -172,7 +172,7 @@ func (f *cubicFluid) firstUnder(t, west, k, s float64) (float64, bool) {
 	a := f.estAlpha(west)
 	vb := s // where W_est reaches cwnd_prior and its slope changes
 	if f.stepsAtPrior() && a != 1 && west < f.prior {
-		vb = math.Min(s, (f.prior-west)/(a*k))
+		vb = min(s, (f.prior-west)/(a*k))
 	}
 	if v, ok := f.firstBelow(t, 0, vb, west, a*k); ok {
 		return v, true

@@ -92,7 +92,7 @@ func (a *dctcp) NewEvent(c FlowConfig) EventLaw {
 // DCTCPReduction is the window kept at an ECN-Echo with marked-fraction estimate α,
 // packets: W·(1 − α/2), at least MinLossWindow (Linux dctcp_ssthresh).
 func DCTCPReduction(w, alpha float64) float64 {
-	return math.Max(w*(1-alpha/2), MinLossWindow)
+	return max(w*(1-alpha/2), MinLossWindow)
 }
 
 // windowMarked is the probability that a window of w packets carries at least one mark
@@ -102,7 +102,7 @@ func windowMarked(m, w float64) float64 {
 	if m >= 1 {
 		return 1
 	}
-	return -math.Expm1(math.Max(w, 1) * math.Log1p(-m))
+	return -math.Expm1(max(w, 1) * math.Log1p(-m))
 }
 
 // dctcpFluid is DCTCP's fluid face, x = [W, α].
@@ -124,7 +124,7 @@ func clampFrac(m float64) float64 {
 	if !(m > 0) {
 		return 0
 	}
-	return math.Min(m, 1)
+	return min(m, 1)
 }
 
 func (f *dctcpFluid) Deriv(dx, x []float64, o Observation) {
@@ -196,8 +196,8 @@ func (e *dctcpEvent) ECNAck(acked, ce float64, o Observation) {
 		e.started = true
 		e.updateAt = o.Now + ClockRTT(o)
 	}
-	e.delivered += math.Max(acked, 0)
-	e.marked += math.Max(math.Min(ce, acked), 0)
+	e.delivered += max(acked, 0)
+	e.marked += max(min(ce, acked), 0)
 	if o.Now < e.updateAt {
 		return
 	}

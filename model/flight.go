@@ -12,9 +12,9 @@ const FlightSlack = 0.05
 // has room, w/rtt once the flight fills it, and w/rtt plus the room left over FlightSlack
 // of the RTT between. A non-positive or infinite pacing rate leaves the window's rate.
 func FlightLimitedRate(w, flight, pacing, rtt float64) float64 {
-	r := math.Max(w, 0) / rtt
+	r := max(w, 0) / rtt
 	if !(pacing > 0) || math.IsInf(pacing, 1) {
 		return r
 	}
-	return math.Min(pacing, r+math.Max(w-flight, 0)/(FlightSlack*rtt))
+	return min(pacing, r+max(w-flight, 0)/(FlightSlack*rtt))
 }

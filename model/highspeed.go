@@ -273,7 +273,7 @@ func (r *highSpeedRule) Congestion(w float64, o Observation) float64 {
 	// ns-3 keeps its ACK counter across the reduction and counts it, with the next ACK's
 	// segments, against the new window as it grows.
 	next := math.Floor((1 - r.b(m)) * m)
-	return StepAcks(r, math.Max(next, 1), (w-n)*n/r.a(n), math.Inf(1), o)
+	return StepAcks(r, max(next, 1), (w-n)*n/r.a(n), math.Inf(1), o)
 }
 
 // Variants: Linux 2.6.2x's tcp_highspeed.c as ns-2.35 TCP/Linux runs it, and ns-3.37's

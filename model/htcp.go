@@ -1,7 +1,5 @@
 package model
 
-import "math"
-
 // H-TCP (Leith & Shorten, PFLDnet 2004; Linux tcp_htcp.c). The increase depends on the time
 // Δ since the last congestion event: α(Δ) = 1 for Δ ≤ Δ_L and
 // α(Δ) = 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)² beyond, Δ_L = 1 s; the window grows by 2(1 − β)·α(Δ)
@@ -105,7 +103,7 @@ func (r *htcpRule) Reopen(o Observation) {
 }
 
 func (r *htcpRule) Congestion(w float64, o Observation) float64 {
-	adaptive := math.Min(math.Max(MinimumRTT(o)/ClockRTT(o), r.p.betaMin), r.p.betaMax)
+	adaptive := min(max(MinimumRTT(o)/ClockRTT(o), r.p.betaMin), r.p.betaMax)
 	r.beta = adaptive
 	if r.p.bandwidthSwitch == 1 {
 		rate, last := w/ClockRTT(o), r.lastRate

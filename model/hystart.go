@@ -50,7 +50,7 @@ func (h *hystart) onAck(cwnd, ssthresh, acked float64, o Observation) bool {
 	}
 	h.roundLeft -= acked
 	if o.RTT > 0 {
-		h.delayMin = math.Min(h.delayMin, o.RTT)
+		h.delayMin = min(h.delayMin, o.RTT)
 	}
 	if h.found || cwnd < hystartLowWindow || cwnd > ssthresh || math.IsInf(h.delayMin, 1) {
 		return false
@@ -63,7 +63,7 @@ func (h *hystart) onAck(cwnd, ssthresh, acked float64, o Observation) bool {
 	}
 	switch {
 	case h.samples < hystartMinSamples:
-		h.currRTT = math.Min(h.currRTT, o.RTT)
+		h.currRTT = min(h.currRTT, o.RTT)
 		h.samples++
 	case h.currRTT > h.delayMin+hystartThresh(h.delayMin):
 		h.found = true
@@ -73,7 +73,7 @@ func (h *hystart) onAck(cwnd, ssthresh, acked float64, o Observation) bool {
 
 // hystartThresh is ns-3's HystartDelayThresh: the least RTT clamped to its bounds.
 func hystartThresh(minRTT float64) float64 {
-	return math.Min(math.Max(minRTT, hystartDelayMin), hystartDelayMax)
+	return min(max(minRTT, hystartDelayMin), hystartDelayMax)
 }
 
 // fluidGuard is the fluid face's exit at window w: zero where the RTT exceeds the least
@@ -83,7 +83,7 @@ func (h *hystart) fluidGuard(w float64, o Observation) float64 {
 	if h.found || w < hystartLowWindow || !(o.BaseRTT > 0) {
 		return -1
 	}
-	return (o.RTT - o.BaseRTT - math.Min(o.BaseRTT, hystartDelayMax)) / o.BaseRTT
+	return (o.RTT - o.BaseRTT - min(o.BaseRTT, hystartDelayMax)) / o.BaseRTT
 }
 
 // timeout forgets the least RTT and the exit.

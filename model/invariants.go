@@ -81,8 +81,8 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 			continue
 		}
 		f := &sc.Flows[s.Flow]
-		w0 := math.Max(math.Max(f.InitialCwnd, 1), MinLossWindow) // a loss never leaves less than MinLossWindow
-		if rwnd := f.RwndBytes / f.MSSBytes; s.CwndPkts > math.Max(rwnd, w0)*(1+slack.Rel+1e-9)+1e-9 {
+		w0 := max(max(f.InitialCwnd, 1), MinLossWindow) // a loss never leaves less than MinLossWindow
+		if rwnd := f.RwndBytes / f.MSSBytes; s.CwndPkts > max(rwnd, w0)*(1+slack.Rel+1e-9)+1e-9 {
 			return fmt.Errorf("t = %g s: flow %d's window %v packets is above its receiver window %v", s.TS, s.Flow, s.CwndPkts, rwnd)
 		}
 		// A window grows only as ACKs of new deliveries arrive (a route-aware sender
@@ -90,7 +90,7 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 		// without one; see restorer).
 		k := key{s.Flow, s.Subflow}
 		if p, ok := last[k]; ok && !restorer[s.Flow] && s.DeliveredPkts <= p.DeliveredPkts &&
-			s.CwndPkts > math.Max(p.CwndPkts, w0)+slack.Pkts+1e-9 {
+			s.CwndPkts > max(p.CwndPkts, w0)+slack.Pkts+1e-9 {
 			return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered", s.TS, s.Flow, p.CwndPkts, s.CwndPkts)
 		}
 		last[k] = s

@@ -206,8 +206,8 @@ func VirtualRenoWindow(wCubic, rttS, c, beta float64) float64 {
 		return 0
 	}
 	kc := math.Pow(c*(3+beta)/(4*(1-beta)), 0.25)
-	v := math.Sqrt(1.5) * math.Pow(wCubic/kc, 2.0/3) / math.Sqrt(math.Max(rttS, MinClockRTT))
-	return math.Min(v, wCubic)
+	v := math.Sqrt(1.5) * math.Pow(wCubic/kc, 2.0/3) / math.Sqrt(max(rttS, MinClockRTT))
+	return min(v, wCubic)
 }
 
 // liaSums accumulates what LIA's α needs over the subflows.
@@ -220,7 +220,7 @@ type liaSums struct {
 func (s *liaSums) add(w, rtt float64) {
 	s.total += w
 	s.rate += w / rtt
-	s.best = math.Max(s.best, w/(rtt*rtt))
+	s.best = max(s.best, w/(rtt*rtt))
 }
 
 func (s *liaSums) alpha() float64 {
@@ -233,9 +233,9 @@ func (s *liaSums) alpha() float64 {
 // perAck is LIA's increase per packet acknowledged on a subflow of window w:
 // min(α/W_total, 1/w) = min(max(W/τ²)/(Σ W/τ)², 1/w).
 func (s *liaSums) perAck(w float64) float64 {
-	inc := 1 / math.Max(w, 1)
+	inc := 1 / max(w, 1)
 	if s.rate > 0 {
-		inc = math.Min(inc, s.best/(s.rate*s.rate))
+		inc = min(inc, s.best/(s.rate*s.rate))
 	}
 	return inc
 }
@@ -333,7 +333,7 @@ func (c *coupled) perAck(k int, w, interLoss []float64, s liaSums, o Observation
 		return s.perAck(w[k])
 	}
 	rtt := ClockRTT(subflowObs(o, k))
-	wk := math.Max(w[k], 1)
+	wk := max(w[k], 1)
 	inc := c.oliaEpsilon(k, w, interLoss, o) / wk
 	if s.rate > 0 {
 		inc += wk / (rtt * rtt) / (s.rate * s.rate)
@@ -349,8 +349,8 @@ func (c *coupled) oliaEpsilon(k int, w, interLoss []float64, o Observation) floa
 	}
 	var wMax, vMax float64
 	for p := range c.n {
-		wMax = math.Max(wMax, w[p])
-		vMax = math.Max(vMax, c.oliaValue(p, interLoss, o))
+		wMax = max(wMax, w[p])
+		vMax = max(vMax, c.oliaValue(p, interLoss, o))
 	}
 	var sumM, sumC float64
 	for p := range c.n {
@@ -362,19 +362,19 @@ func (c *coupled) oliaEpsilon(k int, w, interLoss []float64, o Observation) floa
 		return 0
 	}
 	m, col := c.oliaMember(k, w, interLoss, o, wMax, vMax)
-	return math.Min(sumC, 1) * (col/sumC - m/sumM) / float64(c.n)
+	return min(sumC, 1) * (col/sumC - m/sumM) / float64(c.n)
 }
 
 // oliaValue is ℓ_p/τ_p², ℓ_p = max(ℓ1_p, ℓ2_p) packets.
 func (c *coupled) oliaValue(p int, interLoss []float64, o Observation) float64 {
 	rtt := ClockRTT(subflowObs(o, p))
-	return math.Max(c.gap[p], interLoss[p]) / (rtt * rtt)
+	return max(c.gap[p], interLoss[p]) / (rtt * rtt)
 }
 
 // oliaMember is subflow p's membership of M (largest windows) and of the collected paths
 // B∖M, each in [0, 1].
 func (c *coupled) oliaMember(p int, w, interLoss []float64, o Observation, wMax, vMax float64) (m, collected float64) {
-	m = math.Min(math.Max((w[p]-wMax)/c.p.tie+1, 0), 1)
+	m = min(max((w[p]-wMax)/c.p.tie+1, 0), 1)
 	if c.oliaValue(p, interLoss, o) >= vMax*(1-oliaBestRelTol) {
 		collected = 1 - m
 	}
@@ -387,7 +387,7 @@ func (c *coupled) observe(k int, w float64, ok Observation) bool {
 	if c.kind != coupledVLIA || c.cubic[k] {
 		return false
 	}
-	c.bdp[k] = math.Max(c.bdp[k], w*MinimumRTT(ok)/ClockRTT(ok))
+	c.bdp[k] = max(c.bdp[k], w*MinimumRTT(ok)/ClockRTT(ok))
 	if c.bdp[k] > c.p.bdpThreshold {
 		c.cubic[k] = true
 		return true
@@ -498,7 +498,7 @@ func (f *coupledFluid) AckIncrement(x []float64, o Observation) float64 {
 	if f.kind != coupledOLIA {
 		d *= f.ackRate
 	}
-	return math.Max(d, 0)
+	return max(d, 0)
 }
 
 // guardOf is subflow k's slow-start guard.
@@ -512,7 +512,7 @@ func (f *coupledFluid) guardOf(k int, x []float64) float64 {
 func (f *coupledFluid) Guard(x []float64, _ Observation) float64 {
 	g := -1.0
 	for k := range f.n {
-		g = math.Max(g, f.guardOf(k, x))
+		g = max(g, f.guardOf(k, x))
 	}
 	return g
 }
@@ -658,11 +658,11 @@ func (e *coupledEvent) OnAck(acked float64, o Observation) {
 	}
 	if left > 0 {
 		if e.kind != coupledOLIA {
-			left = math.Min(left, 1) // one increase per ACK
+			left = min(left, 1) // one increase per ACK
 		}
 		s := e.sums(e.cwnd, o)
 		e.cwnd[k] += win.Limit(e.cwnd[k], left*e.perAck(k, e.cwnd, e.acked, s, o))
-		e.cwnd[k] = math.Max(e.cwnd[k], 1)
+		e.cwnd[k] = max(e.cwnd[k], 1)
 	}
 	e.cwnd[k] = win.Clamp(e.cwnd[k])
 }

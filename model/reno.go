@@ -134,7 +134,7 @@ func (a *renoFamily) NewEvent(c FlowConfig) EventLaw {
 		mss = 1460
 	}
 	if impl == renoLinux {
-		cwnd = math.Max(math.Floor(cwnd), 1) // snd_cwnd counts whole packets
+		cwnd = max(math.Floor(cwnd), 1) // snd_cwnd counts whole packets
 	}
 	return &renoCounted{impl: impl, cwnd: cwnd, win: w, mss: mss}
 }
@@ -188,12 +188,12 @@ func (e *renoCounted) OnAck(acked float64, _ Observation) {
 		}
 	case renoNS3Linux:
 		if e.cwnd < ss {
-			next := math.Min(e.cwnd+acked, ss)
+			next := min(e.cwnd+acked, ss)
 			acked -= math.Floor(next - e.cwnd)
 			e.cwnd = next
 		}
 		if e.cwnd >= ss && acked > 0 {
-			w := math.Max(math.Floor(e.cwnd), 1)
+			w := max(math.Floor(e.cwnd), 1)
 			if e.cnt >= w {
 				e.cnt = 0
 				e.cwnd++
@@ -211,7 +211,7 @@ func (e *renoCounted) OnAck(acked float64, _ Observation) {
 			acked--
 		}
 		if e.cwnd >= ss && acked > 0 {
-			e.cwnd += math.Max(math.Floor(e.mss/e.cwnd), 1) / e.mss
+			e.cwnd += max(math.Floor(e.mss/e.cwnd), 1) / e.mss
 		}
 	}
 	e.cwnd = e.win.Clamp(e.cwnd)
@@ -221,9 +221,9 @@ func (e *renoCounted) OnAck(acked float64, _ Observation) {
 // FlightReducer, the flight) w.
 func (e *renoCounted) reduced(w float64) float64 {
 	if e.impl == renoLinux {
-		return math.Max(math.Floor(math.Floor(w)/2), MinLossWindow)
+		return max(math.Floor(math.Floor(w)/2), MinLossWindow)
 	}
-	return math.Max(w/2, MinLossWindow)
+	return max(w/2, MinLossWindow)
 }
 
 // OnLoss sets ssthresh and the window after recovery to the reduced window; Linux also

@@ -1,7 +1,5 @@
 package model
 
-import "math"
-
 // The window rules of reno@ns3 and newreno@ns3 (ns-3.37's TcpLinuxReno and TcpNewReno
 // with TcpPrrRecovery) in the fluid face: Reno's, with what ns-3 does around a loss that a
 // count of packets sees and the textbook sawtooth does not.
@@ -25,7 +23,7 @@ const ns3PipeDeficit = 2
 
 func (r renoNS3Rule) Congestion(w float64, o Observation) float64 {
 	if r.newReno {
-		return math.Max(w-ns3PipeDeficit, 0) / 2
+		return max(w-ns3PipeDeficit, 0) / 2
 	}
 	return r.renoRule.Congestion(w, o)
 }

@@ -29,5 +29,5 @@ func (e *RTTEstimator) Base() float64 {
 	if !e.Have {
 		return InitialRTOS
 	}
-	return e.SRTT + math.Max(ClockGranularityS, 4*e.RTTVar)
+	return e.SRTT + max(ClockGranularityS, 4*e.RTTVar)
 }

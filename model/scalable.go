@@ -111,7 +111,7 @@ func (s *scalable) ResponseReference(LossModel) (ResponseReference, bool) {
 // ConvergeReference: Reno up to the legacy window, then ×(1+a) per RTT; after a loss
 // ln(1/(1−b))/ln(1+a) RTTs (13.42 at the defaults).
 func (s *scalable) ConvergeReference(bdpPkts, rttS float64) ConvergeReference {
-	legacy := math.Max(s.p.legacy, 1)
+	legacy := max(s.p.legacy, 1)
 	a := s.p.aboveLegacy()
 	fill := ((legacy - 1) + math.Log(bdpPkts/legacy)/math.Log1p(a)) * rttS
 	rec := -math.Log1p(-s.p.b) / math.Log1p(a) * rttS
@@ -140,9 +140,9 @@ func (r *scalableRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 // face, W − ½ in the fluid face (at least one packet).
 func countedWindow(w float64, event bool) float64 {
 	if event {
-		return math.Max(wholePackets(w), 1)
+		return max(wholePackets(w), 1)
 	}
-	return math.Max(w-0.5, 1)
+	return max(w-0.5, 1)
 }
 
 func (r *scalableRule) PerRTT(w float64, _ Observation) float64 {
@@ -177,7 +177,7 @@ func (r *scalableRule) Congestion(w float64, _ Observation) float64 {
 	// ns-3 keeps its ACK counter across the reduction: the fraction of a packet counted
 	// at the old window is counted on at the new one.
 	next := math.Floor((1 - d) * m)
-	return next + (w-n)*p.acksPerPacket(n)/p.acksPerPacket(math.Max(next, 1))
+	return next + (w-n)*p.acksPerPacket(n)/p.acksPerPacket(max(next, 1))
 }
 
 // acksPerPacket is how many ACKs add one packet at a whole-packet count of n.

@@ -394,7 +394,7 @@ func (s *Scenario) resolveBuffers() error {
 	for _, f := range s.Flows {
 		for _, name := range f.PathNames() {
 			if p := s.PathIndex(name); p >= 0 {
-				pathMSS[p] = math.Max(pathMSS[p], f.MSSBytes)
+				pathMSS[p] = max(pathMSS[p], f.MSSBytes)
 			}
 		}
 	}
@@ -402,7 +402,7 @@ func (s *Scenario) resolveBuffers() error {
 	for p := range s.Paths {
 		rtt := s.PathRTTS(p)
 		for _, li := range s.PathLinks(p) {
-			linkRTT[li], linkMSS[li] = math.Max(linkRTT[li], rtt), math.Max(linkMSS[li], pathMSS[p])
+			linkRTT[li], linkMSS[li] = max(linkRTT[li], rtt), max(linkMSS[li], pathMSS[p])
 		}
 	}
 	for i := range s.Links {
@@ -418,7 +418,7 @@ func (s *Scenario) resolveBuffers() error {
 			mss = DefaultMSSBytes
 		}
 		pkts := l.BufferBDP * l.CapacityBps * rtt / (8 * mss)
-		l.BufferPkts = math.Max(1, math.Ceil(pkts*(1-bdpRoundingSlack)))
+		l.BufferPkts = max(1, math.Ceil(pkts*(1-bdpRoundingSlack)))
 	}
 	return nil
 }
@@ -522,7 +522,7 @@ func (s *Scenario) FlowPathBDPs(i int) []float64 {
 				capacity = 0
 				break
 			}
-			capacity = math.Min(capacity, s.CapacityPktsPerS(l, s.Flows[i].MSSBytes))
+			capacity = min(capacity, s.CapacityPktsPerS(l, s.Flows[i].MSSBytes))
 		}
 		bdp[k] = capacity * s.PathRTTS(p)
 	}

@@ -127,7 +127,7 @@ func (p *vegasParams) lossWindow(w, s float64) float64 {
 	if p.raise == 0 {
 		return w / 2
 	}
-	return math.Min(s, w-1)
+	return min(s, w-1)
 }
 
 // vegasStep is the congestion-avoidance change per RTT for Diff queued packets at window w:
@@ -147,7 +147,7 @@ func (p *vegasParams) vegasStep(w, diff float64) float64 {
 // discontinuous law makes an ODE solver chatter along Diff = α; the equilibrium stays in
 // [α, β].
 func (p *vegasParams) smoothVegasStep(w, diff float64) float64 {
-	d := math.Min(0.5, (p.beta-p.alpha)/2)
+	d := min(0.5, (p.beta-p.alpha)/2)
 	switch {
 	case diff <= p.alpha:
 		return 1
@@ -221,7 +221,7 @@ func (f *vegasFluid) Guard(x []float64, o Observation) float64 {
 	}
 	g := Queued(x[0], o) - f.p.gamma
 	if !math.IsInf(f.win.Ssthresh, 0) {
-		g = math.Max(g, x[0]-f.win.Ssthresh)
+		g = max(g, x[0]-f.win.Ssthresh)
 	}
 	return g
 }
@@ -230,9 +230,9 @@ func (f *vegasFluid) Guard(x []float64, o Observation) float64 {
 // ssthresh_raise·W.
 func (f *vegasFluid) Switch(x []float64, _ Observation) {
 	f.win.SlowStart = false
-	f.win.Ssthresh = math.Min(f.win.Ssthresh, x[0])
+	f.win.Ssthresh = min(f.win.Ssthresh, x[0])
 	if f.p.raise > 0 {
-		x[1] = math.Max(f.win.Ssthresh, f.p.raise*x[0])
+		x[1] = max(f.win.Ssthresh, f.p.raise*x[0])
 	}
 }
 
@@ -254,10 +254,10 @@ func (f *vegasFluid) OnLoss(x []float64, o Observation) {
 func (f *vegasFluid) lossWindow(x []float64, o Observation) float64 {
 	w := wholePackets(x[0])
 	if !math.IsInf(f.lossT, -1) {
-		w = math.Min(w, f.lossW+math.Max(math.Floor((o.Now-f.lossT)/ClockRTT(o))-1, 0))
+		w = min(w, f.lossW+max(math.Floor((o.Now-f.lossT)/ClockRTT(o))-1, 0))
 	}
 	next := f.p.lossWindow(w, f.threshold(x))
-	f.lossT, f.lossW = o.Now, math.Max(next, MinLossWindow)
+	f.lossT, f.lossW = o.Now, max(next, MinLossWindow)
 	return next
 }
 
@@ -267,7 +267,7 @@ func (f *vegasFluid) OnTimeout(x []float64, o Observation) {
 		x[0] = f.win.Timeout(x[0])
 		return
 	}
-	s := math.Max(f.lossWindow(x, o), MinLossWindow)
+	s := max(f.lossWindow(x, o), MinLossWindow)
 	x[0] = f.win.Timeout(x[0])
 	f.win.Ssthresh, x[1] = s, s
 }
@@ -310,7 +310,7 @@ func (e *vegasEvent) OnAck(acked float64, o Observation) {
 		switch {
 		case e.win.SlowStart && diff > e.p.gamma:
 			e.win.SlowStart = false
-			e.win.Ssthresh = math.Min(e.win.Ssthresh, e.cwnd)
+			e.win.Ssthresh = min(e.win.Ssthresh, e.cwnd)
 		case !e.win.SlowStart && e.p.lag == 1:
 			e.lagStep(prev, diff)
 		case !e.win.SlowStart:
@@ -321,11 +321,11 @@ func (e *vegasEvent) OnAck(acked float64, o Observation) {
 			}
 			e.cwnd += e.win.Limit(e.cwnd, step)
 			if step < 0 && e.p.raise > 0 {
-				e.win.Ssthresh = math.Max(e.p.lossWindow(e.cwnd, e.win.Ssthresh), MinLossWindow)
+				e.win.Ssthresh = max(e.p.lossWindow(e.cwnd, e.win.Ssthresh), MinLossWindow)
 			}
 		}
 		if e.p.raise > 0 && !e.win.SlowStart {
-			e.win.Ssthresh = math.Max(e.win.Ssthresh, e.p.raise*e.cwnd)
+			e.win.Ssthresh = max(e.win.Ssthresh, e.p.raise*e.cwnd)
 		}
 	}
 	// Congestion avoidance changes the window only at the decisions above.
@@ -347,7 +347,7 @@ func (e *vegasEvent) lagStep(prev, diff float64) {
 	case target > e.cwnd:
 		e.cwnd += e.win.Limit(e.cwnd, 1)
 	case target < e.cwnd:
-		e.cwnd = math.Max(e.cwnd-1, MinLossWindow)
+		e.cwnd = max(e.cwnd-1, MinLossWindow)
 	}
 }
 
@@ -362,7 +362,7 @@ func (e *vegasEvent) OnTimeout(Observation) {
 		e.cwnd = e.win.Timeout(e.cwnd)
 		return
 	}
-	s := math.Max(e.p.lossWindow(e.cwnd, e.threshold()), MinLossWindow)
+	s := max(e.p.lossWindow(e.cwnd, e.threshold()), MinLossWindow)
 	e.cwnd = e.win.Timeout(e.cwnd)
 	e.win.Ssthresh = s
 }

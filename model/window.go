@@ -77,7 +77,7 @@ func NewWindow(c FlowConfig) (cwnd float64, w Window) {
 	}
 	cwnd = 1
 	if c.InitialCwnd > 0 && !math.IsInf(c.InitialCwnd, 0) {
-		cwnd = math.Min(c.InitialCwnd, w.MaxCwnd)
+		cwnd = min(c.InitialCwnd, w.MaxCwnd)
 	}
 	w.Ssthresh = w.MaxCwnd
 	if c.InitialSsthresh > 0 && !math.IsInf(c.InitialSsthresh, 0) {
@@ -106,7 +106,7 @@ func (w *Window) Limit(cwnd, growth float64) float64 {
 }
 
 // Clamp caps an event-face window at the receiver window.
-func (w *Window) Clamp(cwnd float64) float64 { return math.Min(cwnd, w.MaxCwnd) }
+func (w *Window) Clamp(cwnd float64) float64 { return min(cwnd, w.MaxCwnd) }
 
 // Guard is the fluid slow-start guard: it crosses zero upwards when cwnd reaches ssthresh.
 func (w *Window) Guard(cwnd float64) float64 {
@@ -121,7 +121,7 @@ func (w *Window) Guard(cwnd float64) float64 {
 // avoidance; restart (Tahoe) keeps ssthresh = next but restarts slow start from one packet.
 // It returns the new window.
 func (w *Window) Loss(next float64, restart bool) float64 {
-	w.Ssthresh = math.Max(next, MinLossWindow)
+	w.Ssthresh = max(next, MinLossWindow)
 	if restart {
 		w.SlowStart = true
 		return 1
@@ -133,7 +133,7 @@ func (w *Window) Loss(next float64, restart bool) float64 {
 // Timeout applies a retransmission timeout (RFC 5681 §3.1, all algorithms):
 // ssthresh = max(W/2, 2), W = 1, slow start. It returns the new window.
 func (w *Window) Timeout(cwnd float64) float64 {
-	w.Ssthresh = math.Max(cwnd/2, MinLossWindow)
+	w.Ssthresh = max(cwnd/2, MinLossWindow)
 	w.SlowStart = true
 	return 1
 }
@@ -161,7 +161,7 @@ func (w *Window) AckSlowStart(cwnd *float64, acked float64) float64 {
 		return 0
 	}
 	w.SlowStart = false
-	left := math.Min(acked, next-w.Ssthresh)
-	*cwnd = math.Max(*cwnd, w.Ssthresh)
+	left := min(acked, next-w.Ssthresh)
+	*cwnd = max(*cwnd, w.Ssthresh)
 	return left
 }

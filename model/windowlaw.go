@@ -1,7 +1,5 @@
 package model
 
-import "math"
-
 // WindowLaw turns a congestion-avoidance rule into both faces of a one-window algorithm:
 // slow start, the receiver-window cap, Reno-family loss and timeout jumps and the engines'
 // optional hooks come with it. Tahoe, Reno, NewReno, Scalable, HighSpeed, BIC and H-TCP
@@ -178,7 +176,7 @@ func (f *windowFluid) EndRecovery(x []float64, o Observation) {
 	if ea, ok := f.rule.(RecoveryExitAcker); ok && ea.ExitAck() && f.flight > 0 && x[0] > 0 && !f.win.SlowStart {
 		add := caIncrease(f.rule, &f.win, x[0], f.flight, o) - x[0]
 		if discards(f.rule) {
-			add = math.Max(add-0.5, 0)
+			add = max(add-0.5, 0)
 		}
 		x[0] = f.win.Clamp(x[0] + add)
 	}

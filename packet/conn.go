@@ -141,7 +141,7 @@ func (f *tcpFlow) resume(sm *sim) {
 		w, ss := f.wBefore, c.law.Ssthresh()
 		cfg := c.cfg
 		if ss > 0 && !math.IsInf(ss, 0) {
-			w = math.Min(w, math.Max(ss, model.MinResumeWindow))
+			w = min(w, max(ss, model.MinResumeWindow))
 			cfg.InitialSsthresh = ss
 		}
 		cfg.InitialCwnd = w

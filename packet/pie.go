@@ -1,8 +1,6 @@
 package packet
 
 import (
-	"math"
-
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
@@ -56,11 +54,11 @@ func (s *pieState) calculate() {
 	if s.qdelay == 0 && s.qdelayOld == 0 {
 		s.prob *= 0.98
 	}
-	s.prob = math.Min(math.Max(s.prob, 0), 1)
+	s.prob = min(max(s.prob, 0), 1)
 	if s.prob == 0 && s.qdelay < s.p.TargetS/2 && s.qdelayOld < s.p.TargetS/2 {
 		s.burst = s.p.MaxBurstS
 	} else {
-		s.burst = math.Max(s.burst-s.p.TUpdateS, 0)
+		s.burst = max(s.burst-s.p.TUpdateS, 0)
 	}
 	s.qdelayOld = s.qdelay
 }

@@ -263,9 +263,9 @@ func (f *tcpFlow) recEnter(sm *sim, delivered float64) {
 		r.nextPIF = math.Floor(w0)
 		r.recCwnd = ss
 		if r.style == model.RecoveryLinuxMinCwnd {
-			r.recCwnd = math.Max(math.Floor(math.Floor(ss)/2), 1)
+			r.recCwnd = max(math.Floor(math.Floor(ss)/2), 1)
 		}
-		r.win = math.Max(r.nextPIF, r.recCwnd)
+		r.win = max(r.nextPIF, r.recCwnd)
 		return
 	}
 	r.recoverFS = float64(f.maxSent - f.sndUna)
@@ -284,12 +284,12 @@ func (r *simRecovery) prr(f *tcpFlow, delivered float64) {
 	if pipe > r.ssthresh {
 		snd = r.prrDelivered*r.ssthresh/r.recoverFS - r.prrOut
 	} else {
-		snd = math.Min(r.ssthresh-pipe, math.Max(r.prrDelivered-r.prrOut, delivered)+1)
+		snd = min(r.ssthresh-pipe, max(r.prrDelivered-r.prrOut, delivered)+1)
 	}
 	if r.prrOut == 0 {
-		snd = math.Max(snd, 1)
+		snd = max(snd, 1)
 	}
-	r.win = math.Max(pipe+snd, 0)
+	r.win = max(pipe+snd, 0)
 }
 
 // recExit ends a recovery when snd.una reaches the recovery point; newly is the packets
@@ -311,7 +311,7 @@ func (f *tcpFlow) recExit(sm *sim, newly int64) {
 		ss = law.Cwnd()
 	}
 	if r.recCwnd < ss {
-		if w := math.Min(ss, float64(f.recPipe()+maxBurst)); w < law.Cwnd() {
+		if w := min(ss, float64(f.recPipe()+maxBurst)); w < law.Cwnd() {
 			r.win, r.rebuild, r.override = w, true, true
 		}
 	}
@@ -324,7 +324,7 @@ func (f *tcpFlow) recWindow(law float64) float64 {
 		return law
 	}
 	if r.linux() && f.inRecovery {
-		r.win = math.Max(r.nextPIF, r.recCwnd)
+		r.win = max(r.nextPIF, r.recCwnd)
 	}
 	return r.win
 }
@@ -339,14 +339,14 @@ func (f *tcpFlow) recSend(sm *sim) {
 	r := f.rec
 	halving := r.linux() && f.inRecovery
 	if halving {
-		r.nextPIF = math.Min(r.nextPIF, float64(f.recPipe()+1))
+		r.nextPIF = min(r.nextPIF, float64(f.recPipe()+1))
 	}
 	rwnd := math.Floor(f.rwnd)
 	for {
 		pipe := float64(f.recPipe())
-		win := math.Max(math.Floor(math.Min(f.cwnd, f.rwnd)), 1)
+		win := max(math.Floor(min(f.cwnd, f.rwnd)), 1)
 		if halving {
-			win = math.Max(math.Floor(r.recCwnd), r.nextPIF)
+			win = max(math.Floor(r.recCwnd), r.nextPIF)
 		}
 		if pipe >= win || (f.ext != nil && f.ext.paceWait(sm, f)) {
 			break
@@ -372,7 +372,7 @@ func (f *tcpFlow) recSend(sm *sim) {
 			r.prrOut++
 		}
 		if halving {
-			r.nextPIF = math.Min(r.nextPIF, math.Max(float64(f.recPipe()-1), 1))
+			r.nextPIF = min(r.nextPIF, max(float64(f.recPipe()-1), 1))
 		}
 	}
 	f.sndNxt = f.maxSent

@@ -129,7 +129,7 @@ func (f *tcpFlow) sackSend(sm *sim) {
 	if !f.running || f.outage {
 		return
 	}
-	win := max(math.Floor(math.Min(f.cwnd, f.rwnd)), 1)
+	win := max(math.Floor(min(f.cwnd, f.rwnd)), 1)
 	rwnd := math.Floor(f.rwnd)
 	end := f.lostEnd()
 	for {

@@ -140,7 +140,7 @@ func (x *flowExt) onTransmit(sm *sim, f *tcpFlow, seq int64) {
 		}
 	}
 	if rate := x.paceRate(sm, f); rate > 0 {
-		x.nextSend = math.Max(x.nextSend, sm.now) + 1/rate
+		x.nextSend = max(x.nextSend, sm.now) + 1/rate
 	}
 }
 
@@ -172,7 +172,7 @@ func (x *flowExt) paceRate(sm *sim, f *tcpFlow) float64 {
 		if ss := f.conn.ssthreshOf(f.sub); !(ss > 0) || f.cwnd < ss/2 {
 			ratio = 2
 		}
-		return ratio * math.Max(f.cwnd, float64(f.sndNxt-f.sndUna)) / f.est.SRTT
+		return ratio * max(f.cwnd, float64(f.sndNxt-f.sndUna)) / f.est.SRTT
 	}
 	return 0
 }
@@ -309,7 +309,7 @@ func (x *flowExt) sample(sm *sim, f *tcpFlow, d int64) model.RateSample {
 	}
 	rs.PriorDelivered, rs.DeliveredTotal = float64(prior), float64(x.delivered)
 	rs.Delivered = float64(x.delivered - prior)
-	ivl := math.Max(sendIvl, sm.now-priorAt)
+	ivl := max(sendIvl, sm.now-priorAt)
 	if _, base := f.rttView(); seq >= 0 && ivl >= base && ivl > 0 {
 		rs.IntervalS = ivl
 	}

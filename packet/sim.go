@@ -208,7 +208,7 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 		L := &sm.links[i]
 		*L = link{
 			name: l.Name, capBps: l.CapacityBps, delayS: l.DelayS,
-			buffer: int(math.Min(math.Floor(l.BufferPkts), math.MaxInt32)),
+			buffer: int(min(math.Floor(l.BufferPkts), math.MaxInt32)),
 			up:     true, downAt: math.Inf(-1),
 			loss: l.Loss, lossP: l.LossP,
 			red: l.Queue == model.QueueRED, redCfg: l.RED, redCnt: -1,
@@ -315,7 +315,7 @@ func newSim(s *model.Scenario, set Settings) (*sim, error) {
 // run processes events up to time until (s, at most the scenario's end) or until steps
 // events have run, whichever comes first.
 func (sm *sim) run(ctx context.Context, until float64, steps int) error {
-	until = math.Min(until, sm.end)
+	until = min(until, sm.end)
 	for n := 0; n < steps && sm.q.len() > 0 && sm.q.heap[0].t <= until; n++ {
 		if sm.events%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {

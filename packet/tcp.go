@@ -239,9 +239,9 @@ func (f *tcpFlow) rto(sm *sim) float64 {
 	base := f.est.Base()
 	lo := sm.minRTO
 	if f.rec != nil {
-		lo = math.Max(lo, f.rec.minRTO)
+		lo = max(lo, f.rec.minRTO)
 	}
-	return math.Min(math.Max(base, lo)*f.backoff, MaxRTOS)
+	return min(max(base, lo)*f.backoff, MaxRTOS)
 }
 
 // setTimer (re)arms the retransmission timer for time at. The timer is lazy: pushing back
@@ -323,7 +323,7 @@ func (f *tcpFlow) trySend(sm *sim) {
 	if !f.running || f.outage {
 		return
 	}
-	win := math.Floor(math.Min(f.cwnd+f.inflation, f.rwnd))
+	win := math.Floor(min(f.cwnd+f.inflation, f.rwnd))
 	if win < 1 {
 		win = 1
 	}

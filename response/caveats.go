@@ -57,7 +57,7 @@ func caveats(ar AlgorithmResponse, reno *AlgorithmResponse) []Caveat {
 func pRange(points []Point) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, pt := range points {
-		lo, hi = math.Min(lo, pt.P), math.Max(hi, pt.P)
+		lo, hi = min(lo, pt.P), max(hi, pt.P)
 	}
 	return lo, hi, len(points) > 0
 }

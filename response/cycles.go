@@ -49,7 +49,7 @@ func meanOver(ls []model.LossRecord, i0, i1 int) cycleMean {
 			v += 2 * (1 - float64(k)/float64(lags+1)) * g
 		}
 	}
-	se := math.Sqrt(math.Max(v, 0)) / span
+	se := math.Sqrt(max(v, 0)) / span
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
 	return cycleMean{mean: r, se: se, half: t * se}
 }

@@ -340,7 +340,7 @@ func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
 	case ModeRTT:
 		minRTT := math.Inf(1)
 		for _, r := range s.RTTsS {
-			minRTT = math.Min(minRTT, r)
+			minRTT = min(minRTT, r)
 		}
 		sc.Links[0].DelayS = minRTT / 4
 		sc.Links[1].DelayS = 0
@@ -394,7 +394,7 @@ func (s *FairnessSettings) measure(sc *model.Scenario, res *model.Result) Fairne
 	rates := make([]float64, n)
 	lastStart := 0.0
 	for i, f := range sc.Flows {
-		lastStart = math.Max(lastStart, f.StartS)
+		lastStart = max(lastStart, f.StartS)
 		rates[i] = (d1[i] - d0[i]) * f.MSSBytes * 8 / (t1 - t0)
 		out.Shares = append(out.Shares, Share{Flow: i, Algorithm: f.Algorithm, RTTS: sc.PathRTTS(sc.PathIndex(f.Path)),
 			ThroughputBps: rates[i], Fraction: rates[i] / s.BottleneckBps})

@@ -92,7 +92,7 @@ func SpreadOf(xs []float64) Spread {
 		s.SD = 0
 	}
 	for _, x := range xs {
-		s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
+		s.Min, s.Max = min(s.Min, x), max(s.Max, x)
 	}
 	return s
 }
