@@ -342,11 +342,11 @@ func (x *extension) stillMarked(s *system, fi int) bool {
 	return false
 }
 
-// pace sets a paced law's sending rate from its pacing rate: at most that, and, for a law
-// that knows its flight, the pacing rate while its window has room (FluidFlight) even
-// above the window over the RTT now, which is the rate f.rate holds (a paced flow is never
-// a class: f.mult is 1).
-func (x *extension) pace(f *subflow, t float64, y []float64) {
+// pace sets the sending rate of a paced law's subflow f, whose window is w packets, from
+// its pacing rate: at most that, and, for a law that knows its flight, the pacing rate
+// while its window has room (FluidFlight) even above w/RTT, the rate f.rate holds (a
+// paced flow is never a class: f.mult is 1).
+func (x *extension) pace(f *subflow, t float64, y []float64, w float64) {
 	fx := &x.flows[f.idx]
 	if fx.pacer == nil {
 		return
@@ -354,8 +354,7 @@ func (x *extension) pace(f *subflow, t float64, y []float64) {
 	law := y[f.off : f.off+f.nLaw]
 	o := model.Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT, Subflow: f.sub}
 	r := fx.pacer.PacingRate(law, o)
-	if fx.flight != nil && f.rate > 0 {
-		w := f.rate / f.wire * f.rtt
+	if fx.flight != nil && w > 0 {
 		f.rate = model.FlightLimitedRate(w, fx.flight.Flight(law, o), r, f.rtt) * f.wire
 		return
 	}

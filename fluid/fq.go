@@ -148,7 +148,7 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 	if s.sc.DropRule != model.DropProportional {
 		y[st.cnt+cntOverflow] += drop / pkt // the holes of the window it reacts to
 	}
-	if f.active && f.reactAt == math.Inf(1) && t >= f.recoverUntil {
-		f.reactAt = t + f.rtt
+	if f.active {
+		f.hearDrop(t)
 	}
 }

@@ -121,14 +121,20 @@ func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 	f.timeouts++
 }
 
-// overflowSynchronized schedules a loss for every flow crossing link li: each learns of it
-// one round-trip time later, from its duplicate ACKs.
+// overflowSynchronized schedules a loss for every flow crossing link li.
 func (s *system) overflowSynchronized(li int, t float64) {
 	for fi := range s.flows {
-		f := &s.flows[fi]
-		if !f.active || !slices.Contains(f.links, li) || f.reactAt != math.Inf(1) || t < f.recoverUntil {
-			continue
+		if f := &s.flows[fi]; f.active && slices.Contains(f.links, li) {
+			f.hearDrop(t)
 		}
+	}
+}
+
+// hearDrop schedules subflow f's reaction to a queue's drop at time t: one round-trip time
+// later, from its duplicate ACKs, unless a reaction is already due or the drop falls in
+// the recovery it is in.
+func (f *subflow) hearDrop(t float64) {
+	if f.reactAt == math.Inf(1) && t >= f.recoverUntil {
 		f.reactAt = t + f.rtt
 	}
 }

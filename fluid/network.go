@@ -83,9 +83,10 @@ func (s *system) sendRate(f *subflow, t float64, y []float64) {
 	f.rate, f.ackRef, f.sendW = 0, 0, 0
 	if f.active && s.pathUp(f.links) && !f.silent(t) {
 		f.sendW = f.window(t, min(y[f.off+f.sub], f.rwnd))
-		f.rate = max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) * f.wire / f.rtt
+		w := max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) // packets
+		f.rate = w * f.wire / f.rtt
 		if s.x != nil {
-			s.x.pace(f, t, y) // a paced law's rate (ext.go)
+			s.x.pace(f, t, y, w) // a paced law's rate (ext.go)
 		}
 	}
 }

@@ -233,9 +233,7 @@ func (s *system) handle(ev int, t float64) {
 			s.loss(f, t, y)
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
-			if f.reactAt == math.Inf(1) && t >= f.recoverUntil {
-				f.reactAt = t + f.rtt
-			}
+			f.hearDrop(t)
 		case flowGuardDone:
 			f.completion = t - f.start
 			f.done = true

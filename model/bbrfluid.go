@@ -75,22 +75,19 @@ func (f *bbrFluid) Init(x []float64, o Observation) {
 	f.roundStart, f.roundEnd, f.roundD = o.Now, o.Now+ClockRTT(o), 0
 }
 
-// flight is the packets in flight at state x: those sent over the last RTT, at most the
-// window. It falls as the flow slows down whoever fills the queue, as a packet sender's
-// count of its unacknowledged packets does, and is continuous when the pacing gain
-// changes.
-func (f *bbrFluid) flight(x []float64, o Observation) float64 {
+// Flight is the packets in flight at state x (FluidFlight): those sent over the last RTT,
+// at most the window. It falls as the flow slows down whoever fills the queue, as a packet
+// sender's count of its unacknowledged packets does, and is continuous when the pacing
+// gain changes.
+func (f *bbrFluid) Flight(x []float64, o Observation) float64 {
 	sent := x[2] - f.past.at(1, o.Now-ClockRTT(o), o.Now, x[2])
 	return min(max(x[0], 0), max(sent, 0))
 }
 
-// Flight is the packets in flight (FluidFlight).
-func (f *bbrFluid) Flight(x []float64, o Observation) float64 { return f.flight(x, o) }
-
 // sendRate is the rate the flow sends at, packets/s, as the engine sends a paced law's
 // flow: the pacing rate while the flight leaves room in the window (FlightLimitedRate).
 func (f *bbrFluid) sendRate(x []float64, o Observation) float64 {
-	return FlightLimitedRate(x[0], f.flight(x, o), f.pacingRate, ClockRTT(o))
+	return FlightLimitedRate(x[0], f.Flight(x, o), f.pacingRate, ClockRTT(o))
 }
 
 // PacingRate is the current pacing rate, packets/s.
@@ -130,7 +127,7 @@ func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
 	case bbrProbeBW:
 		g = max(g, f.phaseGuard(x, o))
 	case bbrDrain:
-		g = max(g, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+		g = max(g, f.inflight(f.maxBw(), 1)-f.Flight(x, o))
 	case bbrProbeRTT:
 		g = max(g, o.Now-f.probeRTTExit)
 	}
@@ -150,9 +147,9 @@ func (f *bbrFluid) phaseGuard(x []float64, o Observation) float64 {
 	case f.pacingGain == 1 || (f.pacingGain > 1 && f.lossInPhase):
 		return elapsed
 	case f.pacingGain > 1:
-		return min(elapsed, f.flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
+		return min(elapsed, f.Flight(x, o)-f.inflight(f.maxBw(), f.pacingGain))
 	}
-	return max(elapsed, f.inflight(f.maxBw(), 1)-f.flight(x, o))
+	return max(elapsed, f.inflight(f.maxBw(), 1)-f.Flight(x, o))
 }
 
 // guardSlack is how far below zero a guard may be located and still count as crossed, s
@@ -208,7 +205,7 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 			return true
 		}
 	case bbrDrain:
-		if f.inflight(f.maxBw(), 1)-f.flight(x, o) >= -guardSlack {
+		if f.inflight(f.maxBw(), 1)-f.Flight(x, o) >= -guardSlack {
 			f.enterProbeBW(now)
 			return true
 		}
@@ -262,7 +259,7 @@ func (f *bbrFluid) endRound(x []float64, o Observation) {
 func (f *bbrFluid) OnLoss(x []float64, o Observation) {
 	f.saveCwnd(x[0], false)
 	f.lossInPhase = true
-	x[0] = max(min(x[0], f.flight(x, o)), bbrMinCwnd)
+	x[0] = max(min(x[0], f.Flight(x, o)), bbrMinCwnd)
 	f.conserveUntil = o.Now + ClockRTT(o)
 	f.Switch(x, o) // a probing phase past its length ends now: its guard must not start positive
 }
