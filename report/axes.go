@@ -55,7 +55,11 @@ func linearAxis(lo, hi, fixedMax float64, tight bool) axisSpec {
 		if lo >= hi {
 			lo = hi - math.Max(math.Abs(hi)*0.1, 1e-9)
 		}
-		lo -= 0.05 * (hi - lo)
+		if padded := lo - 0.05*(hi-lo); lo < 0 || padded >= 0 {
+			lo = padded
+		} else {
+			lo = 0 // data that are never negative keep an axis that is not
+		}
 	}
 	if lo > hi {
 		lo, hi = 0, 1

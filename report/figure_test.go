@@ -323,6 +323,8 @@ func TestAxes(t *testing.T) {
 			"10^{-30} 10^{-20} 10^{-10} 10^{0} 10^{10} 10^{20} 10^{30}", 60 - 6},
 		{"Jain", linearAxis(0.53, 0.9999, 1, false), 0.5, 1, "0.5 0.6 0.7 0.8 0.9 1.0", 5 * 4},
 		{"Jain near 1", linearAxis(0.95, 0.9999, 1, false), 0.94, 1, "0.94 0.95 0.96 0.97 0.98 0.99 1.00", 6 * 4},
+		{"utilisation from near 0: not below 0", linearAxis(0.008, 0.98, 1, false), 0, 1, "0 0.2 0.4 0.6 0.8 1.0", 5 * 3},
+		{"a negative value keeps its padding", linearAxis(-0.1, 0.98, 1, false), -0.2, 1, "-0.2 0 0.2 0.4 0.6 0.8 1.0", 6 * 3},
 		{"window", linearAxis(1, 9057, math.NaN(), false), 0, 10000, "0 2000 4000 6000 8000 10000", 5 * 3},
 		{"time, tight", linearAxis(0, 9, math.NaN(), true), 0, 9, "0 2 4 6 8", 4*3 + 1},
 		{"time, rounded", linearAxis(0.2, 1000, math.NaN(), true), 0, 1000, "0 200 400 600 800 1000", 5 * 3},
@@ -339,7 +341,7 @@ func TestAxes(t *testing.T) {
 			t.Errorf("%s: %d minor ticks, want %d", tt.name, got, tt.minors)
 		}
 		for _, tk := range tt.a.ticks {
-			if tk.Value < tt.a.min*(1-1e-12) || tk.Value > tt.a.max*(1+1e-12) {
+			if tk.Value < tt.a.min-1e-12*math.Abs(tt.a.min) || tk.Value > tt.a.max+1e-12*math.Abs(tt.a.max) {
 				t.Errorf("%s: tick %g outside the axis", tt.name, tk.Value)
 			}
 		}
