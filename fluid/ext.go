@@ -158,6 +158,26 @@ func (x *extension) events(s *system, evs []ode.Event) []ode.Event {
 	return evs
 }
 
+// switchDue applies, before a jump restarts the solver at time t (state y), the mode switch
+// of every paced law whose guard is already at or past zero there: the solver locates
+// crossings from below only, so a guard a jump leaves crossed (a loss's reaction at the
+// instant a round ends) would never fire, and BBR would stay in its phase for good.
+func (x *extension) switchDue(s *system, t float64, y *mat.VecDense) {
+	yd := y.RawVector().Data
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if x.flows[fi].pacer == nil || f.sub != 0 || !f.active {
+			continue
+		}
+		s.gen++
+		s.ensure(t, y) // its guard reads its delivery rate
+		law := yd[f.off : f.off+f.nLaw]
+		if o := s.obsAt(f, t, yd); f.law.Guard(law, o) >= 0 {
+			f.law.Switch(law, o)
+		}
+	}
+}
+
 // jumped applies, after a jump at time t to state y (the network evaluated there), every
 // link crossing the jump carried past its guard: the solver locates crossings from below
 // only, and an FQ-CoDel batch drop halves a queue at once.

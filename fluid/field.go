@@ -86,30 +86,32 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		dy[c+cntCwndTime] = f.window(t, min(x[f.sub], f.rwnd))
 		sendPkts := f.rate / f.wire
 		dy[c+cntSent] = sendPkts
-		var random, periodic, overflow float64
+		var random, periodic, red, overflow float64
 		for k, li := range f.links {
 			l := &s.links[li]
-			aPkts := f.streams[k].arrive / f.wire
+			st := &f.streams[k]
 			switch l.loss {
 			case model.LossRandom:
-				random += l.lossP * aPkts
+				random += l.lossP * st.offered / f.wire
 			case model.LossPeriodic:
-				periodic += l.lossP * aPkts
+				periodic += l.lossP * st.offered / f.wire
 			}
+			aPkts := st.arrive / f.wire
 			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
-				random += l.lossPkt * aPkts
+				red += l.lossPkt * aPkts
 			}
 			if l.mode == queueFull && l.arrive > 0 {
 				overflow += aPkts * max(l.arrive-l.capBps, 0) / l.arrive
 			}
 		}
-		dy[c+cntRandom] = random
+		dy[c+cntRandom] = random + red
 		dy[c+cntPeriodic] = periodic
 		dy[c+cntOverflow] = overflow
 		// The packets the links' loss processes take are counted as they go, as the
-		// overflow is; the located loss events are the sender's reactions to them.
-		lost := min(random+periodic, f.deliver/f.wire)
-		dy[c+cntDropped] = overflow + lost
+		// overflow is; the located loss events are the sender's reactions to them. RED's
+		// cross the fluid queue and are lost after it; the others never enter the link.
+		lost := min(red, f.deliver/f.wire)
+		dy[c+cntDropped] = overflow + random + periodic + lost
 		dy[c+cntDelivered] = f.deliver/f.wire - lost
 	}
 	if s.x != nil {

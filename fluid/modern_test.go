@@ -159,17 +159,14 @@ func TestAQMQueueDelay(t *testing.T) {
 	}
 }
 
-// BBR v1 alone keeps at least 90% of the link with random loss up to 1%, in both engines.
-//
-// Logged: 5–15% loss, where BBR's probe still raises the delivery rate (1.25·(1 − p) > 1;
-// Cardwell et al. 2016: flat to about 15%). The fluid (the hybrid form of the default
-// study's figure) keeps 0.89, 0.79 and 0.71 of the link in goodput, the packet engine 0.92,
-// 0.86 and 0.83 (both 0.51 and lower at 15% while a paced fluid flow sent at min(W/RTT,
-// pacing rate), model.FluidFlight). Most of the gap is where the loss happens: the packet
-// engine drops a lost packet as it reaches the link (ns-2's errormodule at the link's
-// head), so the link carries only what gets through, while the fluid's lost packets cross
-// the link and are lost after it (as ns-3's receive error model loses them), costing p of
-// its capacity; the links' utilisations, what each carries, are 0.87 and 0.89 at 10%.
+// BBR v1 alone keeps at least 90% of the link with random loss up to 1%, in both engines,
+// and up to 15%, where its probe still raises the delivery rate (1.25·(1 − p) > 1;
+// Cardwell et al. 2016: flat to about 15%), the hybrid form (the default study's figure)
+// keeps the packet engine's goodput within validate's 0.03 of the link: 0.94, 0.87 and
+// 0.83 against 0.92, 0.86 and 0.83 at 5, 10 and 15%. It kept 0.51 at 15% while a paced
+// fluid flow sent at min(W/RTT, pacing rate) (model.FluidFlight), and 0.79 at 10% while
+// its lost packets crossed the link before they were lost. The counted form, logged, keeps
+// 0.76 at 15%.
 func TestBBRRandomLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 s packet runs")
@@ -177,6 +174,7 @@ func TestBBRRandomLoss(t *testing.T) {
 	for _, p := range []float64{1e-3, 1e-2, 0.05, 0.1, 0.15} {
 		sc := builtin(t, "modern-bbr-random-loss")
 		sc.Links[0].LossP = p
+		share := map[string]float64{}
 		for _, eng := range []string{"counted", "hybrid", "packet"} {
 			var res *model.Result
 			switch eng {
@@ -187,12 +185,15 @@ func TestBBRRandomLoss(t *testing.T) {
 			default:
 				res = runPacket(t, sc, 0)
 			}
-			share := res.Flows[0].GoodputBps / sc.Links[0].CapacityBps
-			t.Logf("p = %g %s: goodput %.4f of the link, utilisation %.4f, mean cwnd %.1f packets, %d loss events, %d timeouts", p, eng, share,
-				res.Links[0].Utilisation, res.Flows[0].MeanCwndPkts, res.Flows[0].LossEvents, res.Flows[0].Timeouts)
-			if p <= 1e-2 && eng != "hybrid" && share < 0.9 {
-				t.Errorf("p = %g %s: BBR goodput %.4f of the link, want ≥ 0.90", p, eng, share)
+			share[eng] = res.Flows[0].GoodputBps / sc.Links[0].CapacityBps
+			t.Logf("p = %g %s: goodput %.4f of the link, mean cwnd %.1f packets, %d loss events, %d timeouts", p, eng, share[eng],
+				res.Flows[0].MeanCwndPkts, res.Flows[0].LossEvents, res.Flows[0].Timeouts)
+			if p <= 1e-2 && eng != "hybrid" && share[eng] < 0.9 {
+				t.Errorf("p = %g %s: BBR goodput %.4f of the link, want ≥ 0.90", p, eng, share[eng])
 			}
+		}
+		if d := share["hybrid"] - share["packet"]; math.Abs(d) > 0.03 {
+			t.Errorf("p = %g: BBR goodput %.4f of the link (fluid, hybrid form), %.4f (packet), want within 0.03", p, share["hybrid"], share["packet"])
 		}
 	}
 }

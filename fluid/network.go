@@ -93,7 +93,9 @@ func (s *system) sendRate(f *subflow, t float64, y []float64) {
 
 // propagate computes every link's arrivals and departures from the sending rates, upstream
 // links first: a stream's arrivals are its source's rate at the first link of its path and
-// its departures from the previous link after it (streams.go).
+// its departures from the previous link after it (streams.go), less what the link's random
+// or periodic loss takes as they reach it — the packet engine's and ns-2's errormodule
+// place, before the queue, so that lost packets take none of the link's capacity.
 func (s *system) propagate(t float64, y []float64) {
 	for ci := range s.cbr {
 		c := &s.cbr[ci]
@@ -106,7 +108,8 @@ func (s *system) propagate(t float64, y []float64) {
 		l := &s.links[li]
 		l.arrive = 0
 		for _, st := range l.streams {
-			st.arrive = st.arrival()
+			st.offered = st.arrival()
+			st.arrive = st.offered * l.admits()
 			l.arrive += st.arrive
 		}
 		l.serve(y)
@@ -122,19 +125,14 @@ func (s *system) deliveries(y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		f.deliver = f.streams[len(f.streams)-1].depart
-		// Packets a link's loss process or RED takes arrive at no receiver and are
-		// acknowledged by nobody: the ACKs return at the rate of what gets through.
+		// Packets RED takes arrive at no receiver and are acknowledged by nobody: the ACKs
+		// return at the rate of what gets through (a link's loss process takes its packets
+		// before they enter it, propagate).
 		lost := 0.0
 		for k, li := range f.links {
-			l := &s.links[li]
-			p := 0.0
-			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
-				p = l.lossPkt // RED that marks a flow's packets takes none of them
+			if l := &s.links[li]; l.red && (s.x == nil || !s.x.marksRED(f, k)) {
+				lost += l.lossPkt * f.streams[k].arrive // RED that marks a flow's packets takes none of them
 			}
-			if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
-				p += l.lossP
-			}
-			lost += p * f.streams[k].arrive
 		}
 		f.acked = max(f.deliver-lost, 0)
 		if f.deliveringCopy(y) {

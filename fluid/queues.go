@@ -51,6 +51,9 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 func (s *system) jump(t float64) {
 	y := s.drv.Y()
 	yd := y.RawVector().Data
+	if s.x != nil {
+		s.x.switchDue(s, t, y) // a paced law's mode switch the jump finds due (ext.go)
+	}
 	for pass := 0; pass <= 2*len(s.links); pass++ {
 		s.gen++
 		s.ensure(t, y)

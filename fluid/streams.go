@@ -13,10 +13,12 @@ type stream struct {
 	// flow is its subflow's engine index and cnt the offset of the subflow's counters (-1
 	// for a CBR source), wire its packets' size on the wire, bytes: for settle and lose;
 	// slot is its index in its link's streams.
-	flow, slot     int
-	cnt            int
-	wire           float64
-	arrive, depart float64 // bytes/s
+	flow, slot int
+	cnt        int
+	wire       float64
+	// offered is what reaches the link, arrive what its random or periodic loss lets in,
+	// depart what leaves it, bytes/s.
+	offered, arrive, depart float64
 }
 
 // arrival is what reaches the stream's link: the source's rate at its first link, the

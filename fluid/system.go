@@ -34,6 +34,14 @@ type linkSpec struct {
 
 // packetTime is the time one copy of the link takes to send b bytes, s (0 when it has
 // no capacity).
+// admits is the fraction of what reaches link l that its random or periodic loss lets in.
+func (l *link) admits() float64 {
+	if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
+		return 1 - l.lossP
+	}
+	return 1
+}
+
 func (l *link) packetTime(b float64) float64 {
 	if l.capBps <= 0 {
 		return 0
