@@ -164,16 +164,21 @@ func (x *extension) events(s *system, evs []ode.Event) []ode.Event {
 // instant a round ends) would never fire, and BBR would stay in its phase for good.
 func (x *extension) switchDue(s *system, t float64, y *mat.VecDense) {
 	yd := y.RawVector().Data
+	fresh := false
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		if x.flows[fi].pacer == nil || f.sub != 0 || !f.active {
 			continue
 		}
-		s.gen++
-		s.ensure(t, y) // its guard reads its delivery rate
+		if !fresh {
+			s.gen++
+			s.ensure(t, y) // its guard reads its delivery rate
+			fresh = true
+		}
 		law := yd[f.off : f.off+f.nLaw]
 		if o := s.obsAt(f, t, yd); f.law.Guard(law, o) >= 0 {
 			f.law.Switch(law, o)
+			fresh = false // its switch moves its rate: the network again for the next
 		}
 	}
 }
