@@ -21,9 +21,9 @@ import (
 //
 // Paced laws (model.FluidPacer, BBR): the flow sends at min(window/RTT, pacing rate), or,
 // for a law that knows its flight (model.FluidFlight), at its pacing rate while the flight
-// leaves room in its window; its law's derivatives are wall-clock time (no ACK-clock scaling, no hold in fast recovery)
-// and it observes its delivery rate (model.Observation.DeliveryRate, packets/s: the rate
-// its packets leave its path now).
+// leaves room in its window; its law's derivatives are wall-clock time (no ACK-clock
+// scaling, no hold in fast recovery) and it observes its delivery rate
+// (model.Observation.DeliveryRate, packets/s: the rate its packets leave its path now).
 type extension struct {
 	s       *system
 	links   []linkExt // one per link
@@ -252,17 +252,16 @@ func (x *extension) dropped(s *system, f *subflow, li int, t float64, y []float6
 	}
 	switch k := slices.Index(f.links, li); {
 	case k >= 0 && s.links[li].mode == queueBusy && y[f.streams[k].content] >= f.wire:
-		y[f.streams[k].content] -= f.wire
-		y[s.links[li].off+lvQueue] -= f.wire
+		s.links[li].drop(&f.streams[k], f.wire, y)
 	case y[c+cntDelivered] >= 1:
 		y[c+cntDelivered]--
+		if li >= 0 {
+			y[s.links[li].off+lvDropped] += f.wire
+		}
 	default:
 		return
 	}
 	y[c+cntDropped]++
-	if li >= 0 {
-		y[s.links[li].off+lvDropped] += f.wire
-	}
 	if f.reactAt == math.Inf(1) {
 		f.reactAt = t + f.rtt
 	}

@@ -137,9 +137,7 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 		pkt = l.refBytes // a CBR source
 	}
 	drop := min(c, min(max(math.Ceil(c/2/pkt), 1), fqDropBatch)*pkt)
-	y[st.content] -= drop
-	y[l.off+lvQueue] -= drop
-	y[l.off+lvDropped] += drop
+	l.drop(st, drop, y)
 	if st.flow < 0 {
 		return
 	}

@@ -88,6 +88,13 @@ func (l *link) settle(y []float64) {
 	}
 }
 
+// drop takes b bytes of stream st's content at link l off its queue as dropped (state y).
+func (l *link) drop(st *stream, b float64, y []float64) {
+	y[st.content] -= b
+	y[l.off+lvQueue] -= b
+	y[l.off+lvDropped] += b
+}
+
 // lose counts what each subflow stream holds as its subflow's drops: a failed link's
 // queue.
 func (l *link) lose(y []float64) {
