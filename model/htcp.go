@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // H-TCP (Leith & Shorten, PFLDnet 2004; Linux tcp_htcp.c). The increase depends on the time
 // Δ since the last congestion event: α(Δ) = 1 for Δ ≤ Δ_L and
 // α(Δ) = 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)² beyond, Δ_L = 1 s; the window grows by 2(1 − β)·α(Δ)
@@ -7,8 +9,13 @@ package model
 // adaptive backoff β = RTT_min/RTT_max clamped to [0.5, 0.8] (β starts at 0.5).
 //
 // RTT_min is Observation.BaseRTT and RTT_max is the RTT at the loss, where a drop-tail
-// queue is at its fullest; both faces use the same reading so they can be compared. Linux's
-// RTT scaling of α (neutral at 100 ms) is not modelled.
+// queue is at its fullest; both faces use the same reading so they can be compared.
+//
+// rtt_scaling 1 is Linux's (tcp_htcp.c htcp_alpha_update, use_rtt_scaling): α(Δ) is
+// multiplied by 8/scale, scale = ⌊0.8 s/RTT_min⌋ clamped to [4, 80] — about RTT_min/100 ms,
+// at most 2 — and is at least 1, so that flows of different RTTs gain alike per second
+// once Δ is past Δ_L (ns-2.35's H-TCP flows of 50, 75 and 100 ms take shares of 0.28, 0.36
+// and 0.32 of a shared link).
 //
 // bandwidth_switch 1 is Linux's (tcp_htcp.c htcp_beta_update, use_bandwidth_switch): when
 // a cycle's peak throughput differs from the previous cycle's by more than 20% (the test
@@ -37,6 +44,8 @@ func init() {
 				"1: Δ counts from the end of the loss's recovery (the counted form and the packet engine); 0: from the loss"),
 			Switch(&a.p.ackCount, "ack_count", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_cong_avoid snd_cwnd_cnt (1)",
 				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"),
+			Switch(&a.p.rttScaling, "rtt_scaling", 0, "Linux tcp_htcp.c htcp_alpha_update (use_rtt_scaling 1)",
+				"1: α(Δ) scaled by RTT_min/100 ms as Linux's integer scale has it (×8/⌊0.8 s/RTT_min⌋, the scale within [4, 80]), at least 1"),
 			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
@@ -44,7 +53,9 @@ func init() {
 	})
 }
 
-type htcpParams struct{ deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, perAck float64 }
+type htcpParams struct {
+	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, perAck float64
+}
 
 type htcp struct {
 	Base
@@ -86,13 +97,23 @@ func HTCPAlpha(delta, deltaL float64) float64 {
 }
 
 func (r *htcpRule) PerRTT(w float64, o Observation) float64 {
-	a := 2 * (1 - r.beta) * HTCPAlpha(o.Now-r.lastLoss, r.p.deltaL)
+	a := 2 * (1 - r.beta) * r.factor(o)
 	if r.p.ackCount == 1 && w > 0 {
 		// Linux adds a packet once snd_cwnd_cnt·α ≥ 128·W, ⌈W/a⌉ ACKs, and then clears the
 		// counter on the ACK that added it: ⌈W/a⌉ + 1 ACKs a packet, W/a + 3/2 on average.
 		a = w / (w/a + 1.5)
 	}
 	return a
+}
+
+// factor is α(Δ) at the time since the last congestion event, RTT-scaled with rtt_scaling.
+func (r *htcpRule) factor(o Observation) float64 {
+	f := HTCPAlpha(o.Now-r.lastLoss, r.p.deltaL)
+	if r.p.rttScaling == 1 {
+		scale := min(max(math.Floor(0.8/MinimumRTT(o)), 4), 80)
+		f = max(f*8/scale, 1)
+	}
+	return f
 }
 
 // Reopen restarts Δ where the recovery ends, with open_clock.
@@ -125,8 +146,9 @@ func (r *htcpRule) Congestion(w float64, o Observation) float64 {
 func (a *htcp) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
-			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, Δ_L 1 s, Δ from the return to TCP_CA_Open (htcp_state); no min_cwnd",
-			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1, "ss_per_ack": 1},
+			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, use_rtt_scaling 1, Δ_L 1 s, Δ from the return to TCP_CA_Open (htcp_state); no min_cwnd",
+			Params: map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1,
+				"rtt_scaling": 1, "ss_per_ack": 1},
 			Recovery: RecoveryLinux},
 	}
 }

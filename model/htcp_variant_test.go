@@ -93,3 +93,36 @@ func TestHTCPLinuxCounterAndClock(t *testing.T) {
 		}
 	}
 }
+
+// Linux's RTT scaling (tcp_htcp.c htcp_alpha_update, use_rtt_scaling) as htcp@linux runs
+// it: α(Δ) times 8/scale, scale = ⌊0.8 s/RTT_min⌋ within [4, 80], at least 1. Past Δ_L a
+// 50 ms flow gains half a 100 ms flow's increase a round, a 250 ms one twice (the clamp);
+// within Δ_L (α 1) every RTT up to 200 ms gains 1. The default does not scale.
+func TestHTCPRTTScaling(t *testing.T) {
+	const delta = 3.0 // s since the last loss: α(Δ) = 1 + 20 + 1 = 22
+	for _, c := range []struct {
+		algo       string
+		rtt, delta float64 // s
+		want       float64 // factor
+	}{
+		{"htcp@linux", 0.1, delta, 22},
+		{"htcp@linux", 0.05, delta, 11},
+		{"htcp@linux", 0.075, delta, 22 * 0.8}, // ⌊10.67⌋ = 10
+		{"htcp@linux", 0.25, delta, 44},        // scale 3 clamped to 4
+		{"htcp@linux", 0.001, delta, 22 * 0.1}, // scale 800 clamped to 80
+		{"htcp@linux", 0.001, 0.5, 1},          // α 1 scaled to 0.1: at least 1
+		{"htcp@linux", 0.2, 0.5, 2},            // scale 4
+		{"htcp", 0.05, delta, 22},
+	} {
+		alg, err := New(c.algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &htcpRule{p: alg.(*htcp).p}
+		r.Start(Observation{})
+		o := Observation{Now: c.delta, RTT: c.rtt, BaseRTT: c.rtt}
+		if got := r.factor(o); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s at RTT_min %g s, Δ %g s: factor %g, want %g", c.algo, c.rtt, c.delta, got, c.want)
+		}
+	}
+}

@@ -18,7 +18,8 @@ var fairnessGaps = map[string]string{
 	"same reno": "ns-2's spread over seeds", "same compound": "ns-2's spread over seeds",
 	"same highspeed": "ns-2's spread over seeds",
 	// The fluid's RTT unfairness is steeper than ns-2's (shares of the 50 ms flow 0.46–0.60,
-	// ns-2 0.28–0.48): not yet diagnosed (drop rule or law).
+	// ns-2 0.28–0.48): not yet diagnosed (drop rule or law). H-TCP's RTT scaling brought its
+	// Jain to 0.994 (ns-2 0.987), but its 50 ms flow takes 0.343 where ns-2's takes 0.276.
 	"rtt highspeed": "RTT unfairness", "rtt htcp": "RTT unfairness", "rtt compound": "RTT unfairness",
 	// ns-2's CUBIC takes 0.86 of the bottleneck from 4 Reno flows, the fluid's 0.92; ns-2's
 	// Compound 0.29 (its delay window), the fluid's a Reno-like 0.19.
