@@ -111,6 +111,12 @@ func (f *subflow) left(y []float64) float64 {
 	return (max(y[f.cnt+cntDelivered], 0) + max(y[f.cnt+cntDropped], 0)) / f.mult
 }
 
+// countPackets sets an observation's counts of the packets subflow f has sent and that
+// have left the network, per member of its class, from its counters in y.
+func (f *subflow) countPackets(o *model.Observation, y []float64) {
+	o.SentPkts, o.LeftPkts = max(y[f.cnt+cntSent], 0)/f.mult, f.left(y)
+}
+
 // deliveringCopy reports whether the packets arriving now are copies: they acknowledge
 // nothing, as a packet receiver's duplicate ACKs do not.
 func (f *subflow) deliveringCopy(y []float64) bool {

@@ -162,11 +162,12 @@ func TestAQMQueueDelay(t *testing.T) {
 // BBR v1 alone keeps at least 90% of the link with random loss up to 1%, in both engines,
 // and up to 15%, where its probe still raises the delivery rate (1.25·(1 − p) > 1;
 // Cardwell et al. 2016: flat to about 15%), the hybrid form (the default study's figure)
-// keeps the packet engine's goodput within validate's 0.03 of the link: 0.94, 0.87 and
-// 0.83 against 0.92, 0.86 and 0.83 at 5, 10 and 15%. It kept 0.51 at 15% while a paced
-// fluid flow sent at min(W/RTT, pacing rate) (model.FluidFlight), and 0.79 at 10% while
-// its lost packets crossed the link before they were lost. The counted form, logged, keeps
-// 0.76 at 15%.
+// gets across what the packet engine does, within validate's 0.03 of the link: 0.94, 0.89
+// and 0.83 against 0.93, 0.89 and 0.86 at 5, 10 and 15%. The packet sender's goodput is
+// lower by the copies its SACK recovery resends of packets that had arrived (2–3.5% of
+// what it delivers; the fluid resends none): 0.92, 0.86 and 0.83. The hybrid form kept
+// 0.51 at 15% while a paced fluid flow sent at min(W/RTT, pacing rate) (model.FluidFlight),
+// and 0.79 at 10% while its lost packets crossed the link before they were lost.
 func TestBBRRandomLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 s packet runs")
@@ -185,15 +186,17 @@ func TestBBRRandomLoss(t *testing.T) {
 			default:
 				res = runPacket(t, sc, 0)
 			}
-			share[eng] = res.Flows[0].GoodputBps / sc.Links[0].CapacityBps
-			t.Logf("p = %g %s: goodput %.4f of the link, mean cwnd %.1f packets, %d loss events, %d timeouts", p, eng, share[eng],
-				res.Flows[0].MeanCwndPkts, res.Flows[0].LossEvents, res.Flows[0].Timeouts)
-			if p <= 1e-2 && eng != "hybrid" && share[eng] < 0.9 {
-				t.Errorf("p = %g %s: BBR goodput %.4f of the link, want ≥ 0.90", p, eng, share[eng])
+			fl := res.Flows[0]
+			share[eng] = fl.MeanThroughputBps / sc.Links[0].CapacityBps
+			good := fl.GoodputBps / sc.Links[0].CapacityBps
+			t.Logf("p = %g %s: %.4f of the link delivered, goodput %.4f, mean cwnd %.1f packets, %d loss events, %d timeouts", p, eng,
+				share[eng], good, fl.MeanCwndPkts, fl.LossEvents, fl.Timeouts)
+			if p <= 1e-2 && eng != "hybrid" && good < 0.9 {
+				t.Errorf("p = %g %s: BBR goodput %.4f of the link, want ≥ 0.90", p, eng, good)
 			}
 		}
 		if d := share["hybrid"] - share["packet"]; math.Abs(d) > 0.03 {
-			t.Errorf("p = %g: BBR goodput %.4f of the link (fluid, hybrid form), %.4f (packet), want within 0.03", p, share["hybrid"], share["packet"])
+			t.Errorf("p = %g: BBR delivers %.4f of the link (fluid, hybrid form), %.4f (packet), want within 0.03", p, share["hybrid"], share["packet"])
 		}
 	}
 }

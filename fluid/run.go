@@ -123,6 +123,9 @@ func (s *system) obsFor(f *subflow, t float64) model.Observation {
 	o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.propRTT, Subflow: f.sub}
 	if s.x != nil {
 		s.x.observe(f, &o) // delivery rate, marked fraction (ext.go)
+		if s.cacheY != nil {
+			f.countPackets(&o, s.cacheY.RawVector().Data)
+		}
 	}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]
@@ -141,6 +144,7 @@ func (s *system) obsAt(f *subflow, t float64, yd []float64) model.Observation {
 	o := model.Observation{Now: t, RTT: s.pathRTT(f, yd), BaseRTT: f.propRTT, Subflow: f.sub}
 	if s.x != nil {
 		s.x.observe(f, &o)
+		f.countPackets(&o, yd)
 	}
 	if f.nSub > 1 {
 		subs := s.subObs[f.subObs]

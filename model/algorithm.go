@@ -19,6 +19,11 @@ type Observation struct {
 	// ACKs report it: set by the fluid engine only (the event face gets per-ACK samples
 	// through RateSampler, signals.go); 0 when unknown.
 	DeliveryRate float64
+	// SentPkts and LeftPkts are the packets the flow has sent since it started, and those
+	// of them that have left its path, delivered or lost: set by the fluid engine only,
+	// with DeliveryRate (per flow of a class), for laws that count their packets in flight;
+	// 0 when unknown.
+	SentPkts, LeftPkts float64
 	// MarkFrac is the fraction of the flow's packets arriving CE-marked (RFC 3168), as its
 	// ACKs report it, in [0, 1]: set by the fluid engine only (the event face counts marks
 	// through ECNReactor, signals.go); 0 for a flow without ECN.

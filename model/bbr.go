@@ -48,8 +48,8 @@ import (
 // when the flight sent up to a gain-cycle phase's end has reached the receiver (the
 // packets delivered over the RTT before then: a packet sender's best-aligned samples of a
 // probe). The gain-cycle phases, Drain's end and ProbeRTT are guards on time and on the
-// packets in flight, those sent over the last RTT (at most W), which fall as the flow
-// slows down even while another flow keeps the queue full. W grows at the delivery rate
+// packets in flight (at most W: sent less what left the path a base RTT ago, the engine's
+// counts), which fall as the flow slows down even while another flow keeps the queue full. W grows at the delivery rate
 // towards its target (×ln2 in Startup, where a packet sender's ACKs of a doubling flight
 // double it each round) and is cut to it at every round's end; a loss cuts it to the
 // packets in flight, and the window of before the recovery comes back where the

@@ -7,9 +7,9 @@ import (
 
 // Drain ends once the flow's own flight is down to the BDP, even while another flow keeps
 // the queue full: BBR fills a 100 Mb/s, 40 ms path alone, then from 0.25 s a competitor
-// doubles the RTT and takes half the link. Drain's flight is what BBR sent over the last
-// RTT, so Drain lasts about a round, as a packet sender's does, and BtlBw keeps the link's
-// rate. Counted as BtlBw·RTT instead, the flight stayed above the BDP as long as the RTT
+// doubles the RTT and takes half the link. Drain's flight is what BBR sent less what left
+// its path a base RTT ago (the engine's counts, here at a millisecond's resolution), so
+// Drain lasts about a round, as a packet sender's does, and BtlBw keeps the link's rate. Counted as BtlBw·RTT instead, the flight stayed above the BDP as long as the RTT
 // did: Drain never ended, and BtlBw, sampled from Drain's slow pacing, fell to 4% of the
 // link within 3 s.
 func TestBBRDrainEndsBehindAnotherQueue(t *testing.T) {
@@ -23,18 +23,23 @@ func TestBBRDrainEndsBehindAnotherQueue(t *testing.T) {
 	}
 	law := alg.NewFluid(FlowConfig{InitialCwnd: 10})
 	f := law.(*bbrFluid)
+	var sent float64 // packets, as the fluid engine counts them
 	obs := func(t float64, x []float64) Observation {
 		rtt, link := 0.04, capPkts
 		if t >= shared {
 			rtt, link = 0.08, capPkts/2
 		}
-		o := Observation{Now: t, RTT: rtt, BaseRTT: 0.04}
+		o := Observation{Now: t, RTT: rtt, BaseRTT: 0.04, SentPkts: sent}
 		o.DeliveryRate = math.Min(f.sendRate(x, o), link)
+		// Its packets in the queue are its delivery rate times the queueing delay (Little);
+		// the rest of what it sent has left the path, delivered or dropped.
+		o.LeftPkts = max(sent-o.DeliveryRate*(rtt-o.BaseRTT), 0)
 		return o
 	}
 	sim := newLawSim(law, 1e-4, obs, 0)
 	var drainFrom, drainTo float64
 	for sim.t < 3 && drainTo == 0 {
+		sent += f.sendRate(sim.x, obs(sim.t, sim.x)) * 1e-3
 		sim.run(sim.t+1e-3, nil)
 		switch {
 		case f.mode == bbrDrain && drainFrom == 0:

@@ -104,8 +104,9 @@ type (
 	// by a queue its probe builds, is less. The engine then sends at the pacing rate, less
 	// as the flight nears the window, down to window/RTT when it is there (FlightSlack).
 	FluidFlight interface {
-		// Flight is the packets in flight at state x: sent over the last RTT, at most the
-		// window. Like Deriv it must not change the law.
+		// Flight is the packets in flight at state x, at most the window (the engine's
+		// counts, Observation.SentPkts and LeftPkts, say what has been sent and has left
+		// the path). Like Deriv it must not change the law.
 		Flight(x []float64, o Observation) float64
 	}
 

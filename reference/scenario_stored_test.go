@@ -12,31 +12,25 @@ import (
 
 // scenarioGaps are the engine-metric pairs of the stored ns-3 scenario runs that are out of
 // tolerance today, as "builtin engine metric subject"; docs/simulators.md says why (ns-3.37's
-// TcpBbr collapses after a retransmission timeout on the shallow buffer and at 1% loss; the
-// fluid BBR against CUBIC; Jain's index of one deterministic run; the packet engine's
+// TcpBbr collapses after a retransmission timeout on the shallow buffer and at 1% loss, where
+// CUBIC then holds the queue; BBR's window, which ns-3 reports as m_cWnd; Jain's index of one deterministic run; the packet engine's
 // FQ-CoDel queue). The test fails when a pair leaves tolerance and when one listed here
 // comes back within it, so that the list is always the truth.
 var scenarioGaps = []string{
 	"modern-bufferbloat-fq_codel packet mean_queue_pkts bottleneck",
 	"modern-bufferbloat-fq_codel packet queue_delay_s bottleneck",
-	"modern-bbr-cubic-1bdp fluid goodput_bps cubic@ns3, flow 1",
-	"modern-bbr-cubic-1bdp fluid jain all flows",
 	"modern-bbr-cubic-1bdp fluid loss_events bbr, flow 0",
-	"modern-bbr-cubic-1bdp fluid loss_events cubic@ns3, flow 1",
 	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts bbr, flow 0",
-	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts cubic@ns3, flow 1",
-	"modern-bbr-cubic-1bdp fluid mean_queue_pkts bottleneck",
-	"modern-bbr-cubic-1bdp fluid queue_delay_s bottleneck",
 	"modern-bbr-cubic-1bdp packet loss_events bbr, flow 0",
 	"modern-bbr-cubic-1bdp packet mean_cwnd_pkts bbr, flow 0",
-	"modern-bbr-cubic-deep fluid goodput_bps bbr, flow 0",
-	"modern-bbr-cubic-deep fluid mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-shallow fluid goodput_bps bbr, flow 0",
 	"modern-bbr-cubic-shallow fluid goodput_bps cubic@ns3, flow 1",
 	"modern-bbr-cubic-shallow fluid loss_events bbr, flow 0",
 	"modern-bbr-cubic-shallow fluid loss_events cubic@ns3, flow 1",
 	"modern-bbr-cubic-shallow fluid mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-shallow fluid mean_cwnd_pkts cubic@ns3, flow 1",
+	"modern-bbr-cubic-shallow fluid mean_queue_pkts bottleneck",
+	"modern-bbr-cubic-shallow fluid queue_delay_s bottleneck",
 	"modern-bbr-cubic-shallow fluid utilisation bottleneck",
 	"modern-bbr-cubic-shallow packet goodput_bps bbr, flow 0",
 	"modern-bbr-cubic-shallow packet goodput_bps cubic@ns3, flow 1",
