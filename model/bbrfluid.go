@@ -34,9 +34,9 @@ type bbrHistory struct {
 	last int            // index of the newest entry
 }
 
-func (h *bbrHistory) add(t, d, s float64) {
+func (h *bbrHistory) add(t, d, left float64) {
 	h.last = h.n % len(h.t)
-	h.t[h.last], h.v[h.last] = t, [2]float64{d, s}
+	h.t[h.last], h.v[h.last] = t, [2]float64{d, left}
 	h.n++
 }
 
