@@ -47,6 +47,12 @@ type Settings struct {
 	// closed-form flow (model.ExactFlow) instead of the solver's steps (exact.go); the
 	// numbers agree with the stepped run's to the solver's tolerance.
 	Exact bool
+	// FoldDelay, when positive, folds flows that differ only in private links whose delays
+	// lie in one bin of a logarithmic grid this wide (relative: 0.02 is 2%) into one class
+	// too, on links of the members' mean delay (fold.go): an approximation that moves each
+	// flow's propagation delay by less than this fraction and makes a dumbbell of distinct
+	// round-trip times cost its bins. 0 (the default) folds exact copies only; at most 0.5.
+	FoldDelay float64
 }
 
 // Watch is a window level of one flow, in packets.
@@ -104,6 +110,9 @@ func (set *Settings) resolve() error {
 	}
 	if set.LossStop != nil && !set.RecordLosses {
 		return fmt.Errorf("%w: a loss stop needs the loss records (RecordLosses)", model.ErrScenario)
+	}
+	if !(set.FoldDelay >= 0 && set.FoldDelay <= 0.5) {
+		return fmt.Errorf("%w: fold delay %v, want a fraction from 0 to 0.5", model.ErrScenario, set.FoldDelay)
 	}
 	if set.StopAfterLosses < 0 {
 		return fmt.Errorf("%w: stop after %d losses: want >= 0", model.ErrScenario, set.StopAfterLosses)

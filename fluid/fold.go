@@ -2,6 +2,7 @@ package fluid
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -16,6 +17,12 @@ import (
 // copies, the same delay, one packet's transmission time unchanged (link.copies). Equal
 // fluid queues fed alike are one queue of the summed capacity and buffer, so the fold is
 // exact; the result reports each copy as the original link.
+//
+// With Settings.FoldDelay the private links' delays need only share a bin of a logarithmic
+// grid of that relative width, and the class's links take the members' mean delay: flows
+// of nearly equal round trips, each of which would otherwise stop the solver at its own
+// reaction times, run as one. That is an approximation, of each member's propagation delay
+// by less than the bin's width.
 
 // folding is a scenario with its copies folded, and how to give the result back the
 // original links and paths.
@@ -50,6 +57,10 @@ func fold(sc *model.Scenario, set Settings) *folding {
 		for _, li := range paths[f.Path] {
 			if l := sc.Links[li]; private[li] {
 				l.Name = ""
+				if set.FoldDelay > 0 && l.DelayS > 0 {
+					fmt.Fprintf(&b, "@%g", math.Floor(math.Log(l.DelayS)/math.Log1p(set.FoldDelay)))
+					l.DelayS = 0
+				}
 				fmt.Fprintf(&b, "~%+v|", l)
 			} else {
 				fmt.Fprintf(&b, "%s|", l.Name)
@@ -67,8 +78,9 @@ func fold(sc *model.Scenario, set Settings) *folding {
 		absorbed[i] = -1
 	}
 	copies := make([]float64, len(sc.Links))
+	delays := make([]float64, len(sc.Links)) // summed over the copies, for FoldDelay's mean
 	for i := range copies {
-		copies[i] = 1
+		copies[i], delays[i] = 1, sc.Links[i].DelayS
 	}
 	out := sc.Clone()
 	moved := false
@@ -85,6 +97,7 @@ func fold(sc *model.Scenario, set Settings) *folding {
 				if private[li] {
 					absorbed[li] = rep[k]
 					copies[rep[k]]++
+					delays[rep[k]] += sc.Links[li].DelayS
 				}
 			}
 		}
@@ -110,6 +123,9 @@ func fold(sc *model.Scenario, set Settings) *folding {
 		fo.linkOf[li] = len(out.Links)
 		l.CapacityBps *= copies[li]
 		l.BufferPkts *= copies[li]
+		if set.FoldDelay > 0 {
+			l.DelayS = delays[li] / copies[li]
+		}
 		out.Links = append(out.Links, l)
 		fo.copies = append(fo.copies, copies[li])
 	}

@@ -1,9 +1,11 @@
 package fluid_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,8 +15,9 @@ import (
 
 // dumbbell is n Reno flows, each on its own access link into one shared bottleneck
 // (layout "access"), with an egress link of its own too ("two-sided"), with access delays
-// of 5, 10 and 20 ms in turn ("rtt-groups"), on 5 Mb/s access links that are each flow's
-// bottleneck ("slow-access"), or half of them behind one shared access link ("mixed"). When
+// of 5, 10 and 20 ms in turn ("rtt-groups") or from 5 ms up in steps of 20/n ms, all
+// different ("rtt-spread"), on 5 Mb/s access links that are each flow's bottleneck
+// ("slow-access"), or half of them behind one shared access link ("mixed"). When
 // distinct, the flows' receiver windows differ by a byte each far above any window they
 // reach (as in identicalFlows): the same trajectories, but nothing folds or groups.
 func dumbbell(n int, layout string, distinct bool, rule model.DropRule, capacityBps, durationS float64) *model.Scenario {
@@ -28,6 +31,8 @@ func dumbbell(n int, layout string, distinct bool, rule model.DropRule, capacity
 		switch layout {
 		case "rtt-groups":
 			acc.DelayS = []float64{0.005, 0.01, 0.02}[i%3]
+		case "rtt-spread":
+			acc.DelayS = 0.005 + 0.02*float64(i)/float64(n)
 		case "slow-access":
 			acc.CapacityBps, acc.BufferPkts = 5e6, 20
 		}
@@ -155,6 +160,23 @@ func countClasses(first []int) int {
 	return n
 }
 
+// BenchmarkFluid1000DistinctRTTs: 1000 Reno flows whose access delays (5–25 ms) are all
+// different, on a 1 Gb/s bottleneck for 100 s, folded by Settings.FoldDelay into a class per
+// bin (82 at 2%, 34 at 5%). Exact (0), each flow stops the solver at its own reactions and
+// the run costs O(flows²): 6 s for 300 flows synchronized, 31 s proportional.
+func BenchmarkFluid1000DistinctRTTs(b *testing.B) {
+	for _, tol := range []float64{0.02, 0.05} {
+		for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
+			b.Run(fmt.Sprintf("fold-%g/%s", tol, rule), func(b *testing.B) {
+				sc := dumbbell(1000, "rtt-spread", false, rule, 1e9, 100)
+				for b.Loop() {
+					runFluid(b, sc, fluid.Settings{Seed: 1, FoldDelay: tol})
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkFluid1000FlowsLayouts: 1000 Reno flows starting together on a 1 Gb/s, 100 ms
 // bottleneck for 100 s, on each layout of dumbbell, with either drop rule. Folded, each
 // layout costs what its classes cost.
@@ -187,5 +209,86 @@ func TestFluidFoldLinear(t *testing.T) {
 	small, large := cost(2000), cost(20000)
 	if r := float64(large) / float64(small); r > 30 {
 		t.Errorf("2000 flows in %v, 20,000 in %v: %.0f times as long, want under 30 (linear: 10)", small, large, r)
+	}
+}
+
+// Settings.FoldDelay folds flows whose access delays share a bin of its relative width:
+// 40 Reno flows with access delays from 5 to 24.5 ms (round trips of 90–129 ms), every one
+// distinct, fold at 5% into one class per bin their delays fall in, on links of the bin's
+// mean delay. A flow's round trip then moves by δ = 2·|mean − own delay|/RTT, and its
+// goodput by less than 2(δ + δ̄) (its share goes as RTT⁻¹ under the proportional rule and
+// RTT⁻² under synchronized drops, and the others' round trips, which move by δ̄ on the
+// mean, shift the losses they share); the bottleneck's utilisation and mean queue, which
+// the sum of the windows decides, move by less than 1%. Exact folding is unchanged (0,
+// the default, is TestFluidFoldMatchesFlowByFlow's).
+func TestFluidFoldDelay(t *testing.T) {
+	const n, tol = 40, 0.05
+	for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
+		sc := dumbbell(n, "rtt-spread", false, rule, 100e6, 60)
+		bins := map[float64][]int{}
+		for i := range n {
+			b := math.Floor(math.Log(sc.Links[2+i].DelayS) / math.Log1p(tol))
+			bins[b] = append(bins[b], i)
+		}
+		first := fluid.Classes(sc, fluid.Settings{FoldDelay: tol})
+		if got := countClasses(first); got != len(bins) {
+			t.Errorf("%s: %d flows in %d classes at FoldDelay %g, want one per bin: %d", rule, n, got, tol, len(bins))
+		}
+		exact := runFluid(t, sc, fluid.Settings{Seed: 1})
+		folded := runFluid(t, sc, fluid.Settings{Seed: 1, FoldDelay: tol})
+		delta := make([]float64, n) // each flow's relative change of round trip
+		meanDelta := 0.0
+		for _, members := range bins {
+			mean := 0.0
+			for _, i := range members {
+				mean += sc.Links[2+i].DelayS / float64(len(members))
+			}
+			for _, i := range members {
+				own := sc.Links[2+i].DelayS
+				delta[i] = 2 * math.Abs(mean-own) / (2 * (own + sc.Links[0].DelayS))
+				meanDelta += delta[i] / n
+			}
+		}
+		worst := 0.0
+		for i := range n {
+			e, f := exact.Flows[i].GoodputBps, folded.Flows[i].GoodputBps
+			d := math.Abs(f-e) / e
+			if want := 2 * (delta[i] + meanDelta); d > want {
+				t.Errorf("%s: flow %d goodput %.5g folded, %.5g exact: %.3f%% apart, want below 2(δ + δ̄) = %.3f%%", rule, i, f, e, 100*d, 100*want)
+			}
+			worst = max(worst, d)
+		}
+		le, lf := exact.Links[0], folded.Links[0]
+		t.Logf("%s: %d classes, δ̄ %.3f%%; worst goodput difference %.3f%%; utilisation %.5f / %.5f, queue %.2f / %.2f packets", rule, len(bins),
+			100*meanDelta, 100*worst, lf.Utilisation, le.Utilisation, lf.MeanQueuePkts, le.MeanQueuePkts)
+		if math.Abs(lf.Utilisation-le.Utilisation) > 0.01*le.Utilisation || math.Abs(lf.MeanQueuePkts-le.MeanQueuePkts) > 0.01*le.MeanQueuePkts {
+			t.Errorf("%s: bottleneck utilisation %.5f and queue %.2f packets folded, %.5f and %.2f exact: want within 1%%", rule,
+				lf.Utilisation, lf.MeanQueuePkts, le.Utilisation, le.MeanQueuePkts)
+		}
+	}
+}
+
+// Settings out of range are refused with model.ErrScenario and a message naming the
+// value, before anything runs.
+func TestFluidSettingsRefused(t *testing.T) {
+	sc := dumbbell(2, "rtt-spread", false, model.DropSynchronized, 100e6, 1)
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		set  fluid.Settings
+		want string
+	}{
+		{fluid.Settings{FoldDelay: -0.01}, "fold delay -0.01"},
+		{fluid.Settings{FoldDelay: 0.6}, "fold delay 0.6"},
+		{fluid.Settings{FoldDelay: math.NaN()}, "fold delay NaN"},
+		{fluid.Settings{SampleS: -1}, "sample interval -1 s"},
+		{fluid.Settings{Form: "sawtooth"}, `form "sawtooth"`},
+		{fluid.Settings{StopAfterLosses: -1}, "stop after -1 losses"},
+	} {
+		_, err := fluid.Run(t.Context(), sc, c.set)
+		if !errors.Is(err, model.ErrScenario) || !strings.Contains(fmt.Sprint(err), c.want) {
+			t.Errorf("%+v: error %v, want model.ErrScenario naming %q", c.set, err, c.want)
+		}
 	}
 }

@@ -165,7 +165,7 @@ func checkScenarioWork(c *cli.Context, sc *model.Scenario, engine, form string, 
 	case engine == "fluid" && form != "":
 		// Identical flows run as one class (fluid.Classes): a class costs one flow's rounds.
 		rounds, classes := 0.0, 0
-		for i, first := range fluid.Classes(sc, fluid.Settings{}) {
+		for i, first := range fluid.Classes(sc, fluid.Settings{FoldDelay: foldDelayOf(c)}) {
 			if first == i {
 				rounds += w.flowRounds[i]
 				classes++
