@@ -171,7 +171,8 @@ def run(
             file), or a path to write it to as CSV as well.
         sample: trace interval, ``'0.1s'`` or seconds (default: duration/1000).
         Other flags pass through: ``sack=True``, ``jitter='1ms'``, ``delayed_ack=True``,
-        ``initial_ssthresh=0`` [packets].
+        ``initial_ssthresh=0`` [packets], ``fold_delay=0.05`` (fluid: fold flows whose
+        access delays lie within 5% of one another, an approximation).
 
     Returns:
         :class:`RunResult`: ``flows`` (goodput_bps [bit/s], mean_cwnd_pkts,
