@@ -163,7 +163,7 @@ func countClasses(first []int) int {
 // BenchmarkFluid1000DistinctRTTs: 1000 Reno flows whose access delays (5–25 ms) are all
 // different, on a 1 Gb/s bottleneck for 100 s, folded by Settings.FoldDelay into a class per
 // bin (82 at 2%, 34 at 5%). Exact (0), each flow stops the solver at its own reactions and
-// the run costs O(flows²): 6 s for 300 flows synchronized, 31 s proportional.
+// the run costs O(flows²): 6 s for 300 flows synchronized, 11 s proportional.
 func BenchmarkFluid1000DistinctRTTs(b *testing.B) {
 	for _, tol := range []float64{0.02, 0.05} {
 		for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {

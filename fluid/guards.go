@@ -50,7 +50,7 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 		}
 		return yd[c+cntPeriodic] - f.mult // one loss per 1/p packets of each member
 	case flowGuardDrop:
-		if s.sc.DropRule != model.DropProportional {
+		if s.sc.DropRule != model.DropProportional || f.dropsDeaf {
 			return -1
 		}
 		return yd[c+cntOverflow] - f.mult // a packet of every member of the class

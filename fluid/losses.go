@@ -31,6 +31,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		return
 	}
 	w0 := f.window(t, min(x[f.sub], f.rwnd))
+	f.dropsDeaf = true
 	s.countLoss(f, t, y)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
@@ -136,7 +137,33 @@ func (s *system) overflowSynchronized(li int, t float64) {
 func (f *subflow) hearDrop(t float64) {
 	if f.reactAt == math.Inf(1) && t >= f.recoverUntil {
 		f.reactAt = t + f.rtt
+		f.dropsDeaf = true
 	}
+}
+
+// deafToDrops reports whether a drop at time t would change nothing for subflow f: a
+// reaction is already due, or the drop falls in the recovery under way (hearDrop). The
+// proportional rule's drop guard is off then, so that the drops of one overflow do not
+// stop the solver once per packet (100 flows of distinct RTTs: 66 located drops per loss
+// event, and 20,000 steps where the synchronized rule takes 1,400).
+func (f *subflow) deafToDrops(t float64) bool {
+	return f.reactAt != math.Inf(1) || t < f.recoverUntil
+}
+
+// rearmDrops turns subflow f's drop guard back on at time t once it hears drops again,
+// keeping of the drops counted meanwhile what the guard would have left had each whole
+// packet per member fired and reset it; it reports whether it changed y.
+func (f *subflow) rearmDrops(t float64, y []float64) bool {
+	if !f.dropsDeaf || f.deafToDrops(t) {
+		return false
+	}
+	f.dropsDeaf = false
+	c := &y[f.cnt+cntOverflow]
+	if *c < f.mult {
+		return false
+	}
+	*c -= f.mult * math.Floor(*c/f.mult)
+	return true
 }
 
 func (s *system) nextReaction() float64 {
@@ -149,6 +176,11 @@ func (s *system) nextReaction() float64 {
 		}
 		if f.silentUntil > s.drv.T() {
 			next = min(next, f.silentUntil) // a timed-out sender resumes
+		}
+		if f.dropsDeaf && f.recoverUntil > s.drv.T() && s.overflowing(f) {
+			// The drop guard comes back on (rearmDrops). A queue that fills later stops
+			// the solver where it does, and the guard comes back on there.
+			next = min(next, f.recoverUntil)
 		}
 		next = min(next, f.sr.nextKink(s.drv.T())) // a simulator's recovery changes pace
 		if f.at != nil && f.active {
@@ -222,6 +254,15 @@ func (s *system) dueReactions(t float64) bool {
 			}
 			changed = true
 			s.touched = append(s.touched, fi)
+		}
+		if s.sc.DropRule == model.DropProportional && f.dropsDeaf && !f.deafToDrops(t) {
+			if y == nil {
+				y = s.state(t)
+			}
+			if f.rearmDrops(t, y) {
+				changed = true
+				s.touched = append(s.touched, fi)
+			}
 		}
 		if f.recheckAt <= t {
 			// A synchronized sender whose recovery ended while its queue is still full

@@ -176,7 +176,13 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 	if !s.form.counted || f.reactAt == math.Inf(1) {
 		return 0
 	}
-	return y[f.cnt+cntOverflow]
+	n := y[f.cnt+cntOverflow]
+	if s.sc.DropRule == model.DropProportional {
+		// Since the drop it heard: the proportional rule's guard reset the count at each
+		// whole packet per member, deaf or not (rearmDrops).
+		n -= f.mult * math.Floor(n/f.mult)
+	}
+	return n
 }
 
 // sendBehindQueue applies, in the counted form, the window's conservation to a sender
@@ -205,6 +211,16 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 		}
 	}
 	return changed
+}
+
+// overflowing reports whether a queue on the subflow's path is full: its drops count.
+func (s *system) overflowing(f *subflow) bool {
+	for _, li := range f.links {
+		if s.links[li].mode == queueFull {
+			return true
+		}
+	}
+	return false
 }
 
 // queued reports whether a queue on the subflow's path is busy or full.

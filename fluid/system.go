@@ -141,12 +141,16 @@ type subflowState struct {
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	watchHit            bool
 	reactAt             float64 // pending drop-tail reaction time, +Inf when none
-	recheckAt           float64 // synchronized rule: look again when the recovery ends
-	lossEvents          int
-	timeouts            int
-	at                  *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
-	completion          float64   // s since start, NaN until done
-	endT                float64
+	// dropsDeaf: the proportional rule's drop guard is off since a drop was heard or a
+	// recovery began (deafToDrops); rearmDrops turns it back on where that ends, before
+	// the guard reads the drops counted meanwhile.
+	dropsDeaf  bool
+	recheckAt  float64 // synchronized rule: look again when the recovery ends
+	lossEvents int
+	timeouts   int
+	at         *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
+	completion float64   // s since start, NaN until done
+	endT       float64
 }
 
 // subflowEval is the network as the subflow sees it at the last evaluation.
