@@ -177,7 +177,7 @@ func (s *system) nextReaction() float64 {
 		if f.silentUntil > s.drv.T() {
 			next = min(next, f.silentUntil) // a timed-out sender resumes
 		}
-		if f.dropsDeaf && f.recoverUntil > s.drv.T() && s.overflowing(f) {
+		if s.sc.DropRule == model.DropProportional && f.dropsDeaf && f.recoverUntil > s.drv.T() && s.overflowing(f) {
 			// The drop guard comes back on (rearmDrops). A queue that fills later stops
 			// the solver where it does, and the guard comes back on there.
 			next = min(next, f.recoverUntil)

@@ -141,9 +141,9 @@ type subflowState struct {
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	watchHit            bool
 	reactAt             float64 // pending drop-tail reaction time, +Inf when none
-	// dropsDeaf: the proportional rule's drop guard is off since a drop was heard or a
-	// recovery began (deafToDrops); rearmDrops turns it back on where that ends, before
-	// the guard reads the drops counted meanwhile.
+	// dropsDeaf: under the proportional rule, the drop guard is off since a drop was heard
+	// or a recovery began (deafToDrops); rearmDrops turns it back on where that ends,
+	// before the guard reads the drops counted meanwhile. The other rules ignore it.
 	dropsDeaf  bool
 	recheckAt  float64 // synchronized rule: look again when the recovery ends
 	lossEvents int
