@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +71,26 @@ func TestEmbeddedEChartsByDefault(t *testing.T) {
 	dir = writeSample(t, Options{ECharts: EChartsLocal, Static: []string{}})
 	if js := readFile(t, filepath.Join(dir, "echarts.min.js")); !bytes.Equal(js, embeddedECharts) {
 		t.Errorf("EChartsLocal copied %d bytes, not the embedded build", len(js))
+	}
+}
+
+// An interactive linear axis labels its ticks with the decimals of its step, whatever
+// its first tick: a utilisation axis from 0 to 1 in steps of 0.2 reads 0, 0.2, 0.4, ...,
+// not 0, 0, 0, 1, 1, 1 (the decimals of the first label, "0").
+func TestEChartsAxisDecimals(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi, fixedMax float64
+		want             string
+	}{
+		{0, 0.98, 1, "toFixed(1)"},
+		{0.5, 0.98, 1, "toFixed(1)"},
+		{0, 950, math.Inf(1), "toFixed(0)"},
+		{0, 0.0975, math.Inf(1), "toFixed(2)"},
+	} {
+		a := linearAxis(c.lo, c.hi, c.fixedMax, false)
+		label := echartsAxis(a, "y", 40)["axisLabel"].(map[string]any)
+		if f := fmt.Sprint(label["formatter"]); !strings.Contains(f, c.want) {
+			t.Errorf("axis over [%g, %g] (top %g), ticks %v: formatter %s, want %s", c.lo, c.hi, c.fixedMax, a.ticks, f, c.want)
+		}
 	}
 }

@@ -171,15 +171,12 @@ func echartsAxis(a axisSpec, name string, nameGap int) map[string]any {
 		m["splitNumber"] = max(1, int(math.Round((a.max-a.min)/a.step)))
 		m["minorTick"] = map[string]any{"show": true}
 	}
+	// The labels' decimals: the most any labelled tick has (an axis from 0 labels its
+	// first tick "0" and its others 0.2, 0.4, ...).
 	decimals := 0
-	if len(a.ticks) > 0 {
-		for _, t := range a.ticks {
-			if t.Label != "" {
-				if _, frac, ok := strings.Cut(t.Label, "."); ok && !strings.ContainsAny(t.Label, "e") {
-					decimals = len(frac)
-				}
-				break
-			}
+	for _, t := range a.ticks {
+		if _, frac, ok := strings.Cut(t.Label, "."); ok && !strings.ContainsAny(t.Label, "e") {
+			decimals = max(decimals, len(frac))
 		}
 	}
 	m["axisLabel"] = map[string]any{
