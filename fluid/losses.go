@@ -150,21 +150,26 @@ func (f *subflow) deafToDrops(t float64) bool {
 	return f.reactAt != math.Inf(1) || t < f.recoverUntil
 }
 
-// rearmDrops turns subflow f's drop guard back on at time t once it hears drops again,
-// keeping of the drops counted meanwhile what the guard would have left had each whole
-// packet per member fired and reset it; it reports whether it changed y.
-func (f *subflow) rearmDrops(t float64, y []float64) bool {
-	if !f.dropsDeaf || f.deafToDrops(t) {
-		return false
-	}
+// rearmDue reports whether subflow f's drop guard, off since it last heard a drop, comes
+// back on at time t.
+func (f *subflow) rearmDue(t float64) bool { return f.dropsDeaf && !f.deafToDrops(t) }
+
+// rearmDrops turns subflow f's drop guard back on, keeping of the drops counted meanwhile
+// what the guard would have left had each whole packet per member fired and reset it; it
+// reports whether it changed y.
+func (f *subflow) rearmDrops(y []float64) bool {
 	f.dropsDeaf = false
 	c := &y[f.cnt+cntOverflow]
 	if *c < f.mult {
 		return false
 	}
-	*c -= f.mult * math.Floor(*c/f.mult)
+	*c = f.sinceWholeDrop(*c)
 	return true
 }
+
+// sinceWholeDrop is what a count of subflow f's drops leaves past its last whole packet
+// per member of its class: the proportional rule's guard resets the count there.
+func (f *subflow) sinceWholeDrop(c float64) float64 { return c - f.mult*math.Floor(c/f.mult) }
 
 func (s *system) nextReaction() float64 {
 	next := math.Inf(1)
@@ -255,11 +260,11 @@ func (s *system) dueReactions(t float64) bool {
 			changed = true
 			s.touched = append(s.touched, fi)
 		}
-		if s.sc.DropRule == model.DropProportional && f.dropsDeaf && !f.deafToDrops(t) {
+		if s.sc.DropRule == model.DropProportional && f.rearmDue(t) {
 			if y == nil {
 				y = s.state(t)
 			}
-			if f.rearmDrops(t, y) {
+			if f.rearmDrops(y) {
 				changed = true
 				s.touched = append(s.touched, fi)
 			}

@@ -178,9 +178,8 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 	}
 	n := y[f.cnt+cntOverflow]
 	if s.sc.DropRule == model.DropProportional {
-		// Since the drop it heard: the proportional rule's guard reset the count at each
-		// whole packet per member, deaf or not (rearmDrops).
-		n -= f.mult * math.Floor(n/f.mult)
+		// Since the drop it heard, as the guard's resets left it, deaf or not (rearmDrops).
+		n = f.sinceWholeDrop(n)
 	}
 	return n
 }
