@@ -13,6 +13,13 @@ import (
 func (s *system) loss(f *subflow, t float64, y []float64) {
 	x := y[f.off : f.off+f.nLaw]
 	if t < f.recoverUntil {
+		if t >= f.recoverPoint && !f.timeoutDue && s.form.counted {
+			// A packet sent during the recovery was lost: the sender finds the hole once
+			// the recovery has ended, and reduces again there (RFC 6582 §3.2 step 5's
+			// new recovery; RFC 6675 and Linux alike).
+			f.reactAt = min(f.reactAt, f.recoverUntil)
+			return
+		}
 		if t < f.recoverPoint && !f.timeoutDue {
 			// A hole in the data sent before the recovery began keeps the cumulative ACK
 			// below the recovery point until its retransmission returns, a round trip on.
