@@ -231,6 +231,7 @@ func (s *system) applySettings() error {
 		on(flowGuardDrop, s.sc.DropRule == model.DropProportional)
 		on(flowGuardDone, f.sizePkt > 0)
 		on(flowGuardWatch, f.watch >= 0)
+		on(flowGuardGoBackN, s.form.counted && !s.set.SACK)
 	}
 	return nil
 }

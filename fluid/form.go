@@ -81,20 +81,24 @@ func (fm form) resumesAt(f *subflow) float64 {
 //
 // For laws without a per-ACK increment, and in the hybrid form, the factor is the plain ACK
 // clock. queued reports whether a queue on the path is busy or full.
+//
+// In a go-back-N rebuild the law hears only a fraction of the ACKs (goBackN.heard), and a
+// round's heard ACKs compound as the others do.
 func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bool) float64 {
 	plain := f.acked / f.ackRef
 	if !fm.counted {
 		return plain
 	}
+	heard := f.gbn.heard(x[f.sub])
 	d, dw := f.ackIncrement(x, o), dx[f.sub]
 	if !(d > 0) || !(dw > 0) {
-		return plain
+		return heard * plain
 	}
 	acks := f.acked / (f.wire * f.mult) // packets acknowledged per second, per member of a class
 	if queued {
-		return d * acks / dw
+		return heard * d * acks / dw
 	}
-	return math.Log1p(d) * acks / dw
+	return math.Log1p(heard*d) * acks / dw
 }
 
 // ackIncrement is the law's per-ACK window increment in packets, 0 when it has none.

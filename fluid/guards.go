@@ -16,6 +16,7 @@ const (
 	flowGuardDrop
 	flowGuardDone
 	flowGuardWatch
+	flowGuardGoBackN
 	flowGuards
 )
 
@@ -64,6 +65,11 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 			return -1
 		}
 		return yd[f.off+f.sub] - f.watch
+	case flowGuardGoBackN:
+		if !f.gbn.on {
+			return -1
+		}
+		return -f.gbn.left(t, yd[c+cntSent]) // the span is resent (gobackn.go)
 	}
 	return -1
 }

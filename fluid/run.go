@@ -244,8 +244,10 @@ func (s *system) handle(ev int, t float64) {
 			s.finish(f, t)
 		case flowGuardWatch:
 			s.watchCrossed(fi, t)
+		case flowGuardGoBackN:
+			f.gbn.on = false
 		}
-		if slot == flowGuardRandom || slot == flowGuardPeriodic || slot == flowGuardDrop {
+		if slot == flowGuardRandom || slot == flowGuardPeriodic || slot == flowGuardDrop || slot == flowGuardGoBackN {
 			s.touched = append(s.touched[:0], fi)
 			s.jumpFlows(t, s.touched) // the event moved this subflow's state alone
 			return

@@ -1,0 +1,58 @@
+package fluid
+
+// The go-back-N rebuild after a timeout. A sender without SACK that times out in a window
+// with many holes resends from its first unacknowledged packet everything it had sent (ns-2's
+// TcpAgent, the packet engine's tcpFlow.timeout); the receiver already holds most of it, so
+// only the ACK that each repaired hole releases is new, and the rest are duplicates, which
+// open no window (RFC 5681 §3.2; ns-2's bugfix_ keeps them from a fast retransmit). Of a
+// window of W packets sent from a hole, with a fraction h of the span holes, 1 + h·(W − 1)
+// are holes: the law hears that fraction of its ACKs, h + (1 − h)/W. The ACK of a round's
+// last hole jumps to the next, 1/h − 1 packets past the round's on average, and the sender
+// skips them: a round covers W − 1 + 1/h packets of the span, and the rebuild ends when
+// the packets sent plus (1/h − 1) a round trip reach the span. Slow start grows by the
+// factor 1 + h a round trip instead of 2 (seed 000's slow start: h ≈ 0.43, and the packet
+// sender's window goes 1, 2, 3, 5, 8, 13, 20, …), and after a timeout with a few holes in a
+// large window by about one packet a round until the span is covered. The heard fraction and
+// the coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
+// round trip from h = 0.01 to 0.6. In the counted form only: the hybrid form keeps the textbook sawtooth.
+
+// goBackN is a subflow's go-back-N rebuild.
+type goBackN struct {
+	on        bool
+	holeFrac  float64 // h, the fraction of the resent span that the network lost
+	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
+	from      float64 // when the rebuild began, s
+	skipRate  float64 // packets of the span skipped a second, (1/h − 1) a round trip, per class
+}
+
+// goesBackN reports whether subflow f's timeouts resend its window go-back-N with holes a
+// SACK sender would not resend: a single-path sender without SACK in the counted form.
+func (s *system) goesBackN(f *subflow) bool {
+	return s.form.counted && !s.set.SACK && !s.simRecovers(f) && f.nSub == 1 && f.at == nil
+}
+
+// startGoBackN begins the rebuild of subflow f's span of spanPkts packets, of which holes
+// were lost, at its timeout at time t (y is the state then).
+func (s *system) startGoBackN(f *subflow, t float64, y []float64, spanPkts, holes float64) {
+	f.gbn = goBackN{}
+	if !s.goesBackN(f) || !(spanPkts >= 2) || !(holes >= 2) {
+		return // one hole: its ACK covers the whole span, and slow start runs as ever
+	}
+	h := min(holes/spanPkts, 1)
+	f.gbn = goBackN{on: true, holeFrac: h, untilSent: y[f.cnt+cntSent] + spanPkts*f.mult,
+		from: t, skipRate: (1/h - 1) * f.mult / f.rtt}
+}
+
+// left is the span still to resend at time t with sent packets counted, ≤ 0 once covered:
+// the guard of the rebuild's end.
+func (g *goBackN) left(t, sent float64) float64 {
+	return g.untilSent - sent - g.skipRate*(t-g.from)
+}
+
+// heard is the fraction of its ACKs that subflow f's law hears at window w, packets.
+func (g *goBackN) heard(w float64) float64 {
+	if !g.on {
+		return 1
+	}
+	return g.holeFrac + (1-g.holeFrac)/max(w, 1)
+}

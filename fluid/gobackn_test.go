@@ -1,0 +1,60 @@
+package fluid_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/fluid"
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// Reno's first slow start on seed 000's path, held at a receiver window of 3.5 BDP, loses
+// 3081 of its 7191 packets in flight, and its NewReno recovery times out. Going back N
+// from the first hole, each round trip resends W packets of which a fraction h are holes,
+// and only a hole's ACK is new: ns-2's sender adds one packet per new ACK, so slow start
+// grows by 1 + h + (1 − h)/W ≈ 1 + h a round instead of 2 (h = 0.43: 17–19 rounds from
+// one packet to ssthresh in a Monte Carlo of ns-2's go-back-N over random holes, where
+// doubling takes 11). Once the span is resent, congestion avoidance grows by a packet a
+// round again. The tolerances: 3% on the factor, which the (1 − h)/W term moves by at most
+// 0.6% over windows of 100 and more; 5% on the slope, a window of 1800 growing in whole
+// round trips.
+func TestFluidGoBackNAfterTimeout(t *testing.T) {
+	const rtt = 0.24
+	sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, 16)
+	res := runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.01, RecordLosses: true})
+	if len(res.Losses) != 2 || res.Flows[0].Timeouts != 1 {
+		t.Fatalf("test premise: %d loss events, %d timeouts, want the overflow and its timeout", len(res.Losses), res.Flows[0].Timeouts)
+	}
+	h := res.Flows[0].DroppedPkts / res.Losses[0].CwndPkts
+	timeout := res.Losses[1].TS
+	var from, to model.Sample
+	for _, s := range res.Trace {
+		if s.Link != "" || s.TS <= timeout {
+			continue
+		}
+		if from.TS == 0 && s.CwndPkts >= 100 {
+			from = s
+		}
+		if s.CwndPkts <= 1000 {
+			to = s
+		}
+	}
+	factor := math.Exp(math.Log(to.CwndPkts/from.CwndPkts) * rtt / (to.TS - from.TS))
+	t.Logf("h = %.3f: slow start after the timeout grows by %.3f a round trip (1 + h = %.3f)", h, factor, 1+h)
+	if math.Abs(factor/(1+h)-1) > 0.03 {
+		t.Errorf("slow start after the timeout grows by %.3f a round trip, want 1 + h = %.3f ± 3%%", factor, 1+h)
+	}
+	w := func(ts float64) float64 {
+		for _, s := range res.Trace {
+			if s.Link == "" && s.TS >= ts {
+				return s.CwndPkts
+			}
+		}
+		return math.NaN()
+	}
+	slope := (w(15) - w(13)) / 2 * rtt
+	t.Logf("congestion avoidance from 13 to 15 s: %.3f packets a round trip", slope)
+	if math.Abs(slope-1) > 0.05 {
+		t.Errorf("congestion avoidance from 13 to 15 s grows by %.3f packets a round trip, want 1 ± 5%% once the span is resent", slope)
+	}
+}
