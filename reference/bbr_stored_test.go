@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
@@ -34,7 +35,7 @@ func TestBBRAgainstCUBICStoredNS3(t *testing.T) {
 		t.Fatalf("%s: no ns-3 runs over seeds", bbrVsCubic)
 	}
 	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: 200}
-	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, []uint64{1})
+	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, fluid.FormHybrid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, []uint64{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,14 +128,15 @@ func FluidConverge(ctx context.Context, algo, form string, bw, rttS, mssBytes, l
 }
 
 // TcpfluidFairness is tcpfluid's run of the fairness experiment spec in one engine
-// (response.EngineFluid or response.EnginePacket) over seeds: FairnessSettings(spec) with
+// (response.EngineFluid in form, fluid.FormHybrid or fluid.FormHybridRecovery, or
+// response.EnginePacket, form "") over seeds: FairnessSettings(spec) with
 // the tested flows running tf (a variant of spec.Algorithm, "cubic@linux") with params,
 // the friendliness mode's competitors against (its variant of Reno), and in the packet
 // engine the spec's jitter. Jain and Shares are the means over the seeds.
-func TcpfluidFairness(ctx context.Context, engine string, spec FairnessSpec, tf, against string, params map[string]float64, seeds []uint64) (*EngineStats, error) {
+func TcpfluidFairness(ctx context.Context, engine, form string, spec FairnessSpec, tf, against string, params map[string]float64, seeds []uint64) (*EngineStats, error) {
 	t0 := time.Now()
 	s := FairnessSettings(spec)
-	s.Algorithms, s.Params, s.Seeds, s.Engine, s.Workers = []string{tf}, map[string]map[string]float64{tf: params}, seeds, engine, 1
+	s.Algorithms, s.Params, s.Seeds, s.Engine, s.Form, s.Workers = []string{tf}, map[string]map[string]float64{tf: params}, seeds, engine, form, 1
 	if s.Mode == response.ModeFriendliness && against != "" {
 		s.Against = against
 	}

@@ -51,6 +51,9 @@ type FairnessSettings struct {
 	// Engine runs the scenario in tcpfluid's fluid engine (EngineFluid, the default) or
 	// its packet engine (EnginePacket).
 	Engine string
+	// Form is the fluid engine's form: fluid.FormHybrid (the default) or
+	// fluid.FormHybridRecovery, counted as a packet sender counts; the packet engine has none.
+	Form string
 	// JitterS is the packet engine's sender jitter (packet.Settings.JitterS, ns-2's
 	// overhead_): each data packet waits a further U(0, JitterS) s; default 0. The fluid
 	// has none to set.
@@ -225,6 +228,14 @@ func (s *FairnessSettings) defaults() error {
 	if !(s.JitterS >= 0) || math.IsInf(s.JitterS, 0) {
 		return fmt.Errorf("%w: jitter %v s, want a finite value >= 0", model.ErrSettings, s.JitterS)
 	}
+	switch {
+	case s.Form == "" && s.Engine == EngineFluid:
+		s.Form = fluid.FormHybrid
+	case s.Form != "" && s.Engine == EnginePacket:
+		return fmt.Errorf("%w: form %q with engine %s: the packet engine has no forms", model.ErrSettings, s.Form, s.Engine)
+	case s.Engine == EngineFluid && s.Form != fluid.FormHybrid && s.Form != fluid.FormHybridRecovery:
+		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrSettings, s.Form, fluid.FormHybrid, fluid.FormHybridRecovery)
+	}
 	if s.JitterS > 0 && s.Engine != EnginePacket {
 		return fmt.Errorf("%w: jitter %v s with engine %s: only the packet engine sends packets to delay", model.ErrSettings, s.JitterS, s.Engine)
 	}
@@ -274,11 +285,7 @@ func Fairness(ctx context.Context, s FairnessSettings) (*FairnessReport, error) 
 	if s.LossP > 0 {
 		loss = "droptail+random"
 	}
-	form := fluid.FormHybrid
-	if s.Engine == EnginePacket {
-		form = ""
-	}
-	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: scs[0].DropRule, Form: form, Engine: s.Engine,
+	return &FairnessReport{Mode: s.Mode, LossModel: loss, DropRule: scs[0].DropRule, Form: s.Form, Engine: s.Engine,
 		Seeds: s.severalSeeds(), Results: results}, nil
 }
 
@@ -295,7 +302,7 @@ func (s *FairnessSettings) run(ctx context.Context, sc *model.Scenario, seed uin
 	if s.Engine == EnginePacket {
 		return packet.Run(ctx, sc, packet.Settings{Seed: seed, SampleS: s.WindowS, JitterS: s.JitterS, SACK: s.SACK})
 	}
-	return fluid.Run(ctx, sc, fluid.Settings{Seed: seed, SampleS: s.WindowS, SACK: s.SACK})
+	return fluid.Run(ctx, sc, fluid.Settings{Seed: seed, SampleS: s.WindowS, SACK: s.SACK, Form: s.Form})
 }
 
 // Scenario is the dumbbell Fairness runs for algo, validated (buffers resolved to

@@ -103,6 +103,8 @@ func TestFairnessExperimentBadInput(t *testing.T) {
 		{FairnessSettings{Engine: "ns2"}, `engine "ns2", want fluid or packet`},
 		{FairnessSettings{JitterS: -1, Engine: EnginePacket}, "jitter -1 s, want a finite value >= 0"},
 		{FairnessSettings{JitterS: 1e-3}, "jitter 0.001 s with engine fluid"},
+		{FairnessSettings{Form: "meanfield"}, `form "meanfield", want hybrid or hybrid-recovery`},
+		{FairnessSettings{Form: "hybrid", Engine: EnginePacket}, "the packet engine has no forms"},
 	} {
 		_, err := Fairness(context.Background(), c.s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -337,6 +337,7 @@ func fairnessCommand() *cli.Command {
 			sizeFlag("header", "0B", nonNegative, "TCP/IP header on the wire per packet on top of --mss (ns-2's TCP/Linux with timestamps: 50B)"),
 			boolFlag("sack", "senders with selective acknowledgements, as ns-2's TCP/Linux and ns-3's"),
 			enumFlag("engine", response.EngineFluid, []string{response.EngineFluid, response.EnginePacket}, "tcpfluid engine"),
+			enumFlag("form", fluid.FormHybrid, []string{fluid.FormHybrid, fluid.FormHybridRecovery}, "fluid engine's form (hybrid-recovery: counted as a packet sender counts, what validate runs)"),
 			durationFlag("jitter", "0s", nonNegative, "packet engine: each data packet waits a further uniform random time up to this (ns-2's overhead_; the reference set's 240us)"),
 			boolFlag("compare-ns2", "set each result beside the stored ns-2 run of the same experiment (testdata/reference/ns2/fairness-MODE-ALGO.json, "+
 				"embedded): Jain's index and shares over its seeds, the differences of the means and a verdict against the 0.05 target; "+
@@ -357,6 +358,11 @@ func fairnessAction(c *cli.Context) error {
 		AccessBps: quantity(c, "access"), AccessDelayS: quantity(c, "access-delay"), BufferBDP: quantity(c, "buffer"),
 		LossP: quantity(c, "p"), DurationS: quantity(c, "duration"), RTTsS: listOf(c, "rtts"), Params: paramMap(c),
 		HeaderBytes: quantity(c, "header"), SACK: c.Bool("sack"), Engine: enumOf(c, "engine"), JitterS: quantity(c, "jitter"),
+	}
+	if s.Engine == response.EngineFluid {
+		s.Form = enumOf(c, "form")
+	} else if c.IsSet("form") {
+		return flagErr(c, "form", "the packet engine has no forms; drop --form or use --engine %s", response.EngineFluid)
 	}
 	if s.JitterS > 0 && s.Engine != response.EnginePacket {
 		return flagErr(c, "jitter", "only --engine %s sends packets to delay (this is --engine %s)", response.EnginePacket, s.Engine)

@@ -394,19 +394,23 @@ func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fa
 	case reference.KindFairness:
 		// The competitors of the friendliness mode run tcpfluid's variant of the same set.
 		against := reference.TcpfluidAlgorithm(set, cmp.Or(fair.Against, "reno"))
-		for _, en := range []string{response.EngineFluid, response.EnginePacket} {
-			if !engines[en] {
+		for _, run := range []struct {
+			engine, form string
+			into         **reference.EngineStats
+		}{
+			{response.EngineFluid, fluid.FormHybrid, &row.Fluid},
+			{response.EngineFluid, fluid.FormHybridRecovery, &row.FluidRecovery},
+			{response.EnginePacket, "", &row.Packet},
+		} {
+			if !engines[run.engine] {
 				continue
 			}
-			st, err := reference.TcpfluidFairness(c.Context, en, *fair, tf, against, params, seeds)
+			st, err := reference.TcpfluidFairness(c.Context, run.engine, run.form, *fair, tf, against, params, seeds)
 			if err != nil {
 				return settingsError(err)
 			}
-			if en == response.EngineFluid {
-				row.Fluid = st
-			} else {
-				row.Packet = st
-			}
+			*run.into = st
+			en := cmp.Or(run.form, run.engine)
 			for _, sim := range []struct {
 				name string
 				sum  *reference.FairnessSummary
