@@ -105,6 +105,21 @@ func (r *simRec) window(t, w float64) float64 {
 	return w
 }
 
+// sendPace is the window whose pace, one per recovery round trip R, the sender sends at
+// at time t while its recovery's window falls, packets; ok is false outside that fall.
+// The ACKs of the window before the loss return at a/R and each lets out its share: half
+// a packet in rate halving, s/W under PRR, so the sender sends a/R less the fall, a/(2R)
+// or s/R, from the recovery's first ACK on, not the falling window's pace.
+func (r *simRec) sendPace(t float64) (w float64, ok bool) {
+	if !r.on || t < r.t0 || t >= r.t1 || !(r.fall > 0) {
+		return 0, false
+	}
+	if floorAt, _ := r.kinks(); r.style != model.RecoveryPRR && t >= floorAt {
+		return 0, false
+	}
+	return r.a - r.fall*(r.t1-r.t0), true
+}
+
 // holdUntil is when the law takes over from a slow start back after the recovery, s; 0
 // when there is none.
 func (r *simRec) holdUntil() float64 {

@@ -114,6 +114,38 @@ func TestSimRecoveryOneLoss(t *testing.T) {
 	}
 }
 
+// Through the recovery round trip a simulator's sender sends at the pace the ACKs of the
+// window before the loss let it, not at its falling window's: rate halving sends one
+// packet per two ACKs of the 40 in flight and PRR ssthresh/W = 1/2 per packet delivered,
+// 20 packets a round trip from the first ACK on, where the window's pace would start at 40.
+// BIC's fall stops at its ssthresh 31, 0.45 RTT in; from there it sends its window, 30.5
+// packets in flight (the counted form's ⌊W⌋). Exact: the pace is a closed form.
+func TestSimRecoverySendsAtItsPace(t *testing.T) {
+	const w0, pkt = 40.0, 1460 * 8 / simRecRTT // bit/s per packet a round trip
+	floorAt := 2 * (1 - math.Floor(w0*819/1024)/w0)
+	for _, c := range []struct {
+		algo string
+		pace func(u float64) float64 // packets a round trip, u RTTs after the loss
+	}{
+		{"reno@linux", func(float64) float64 { return 20 }},
+		{"reno@ns3", func(float64) float64 { return 20 }},
+		{"bic@linux", func(u float64) float64 {
+			if u < floorAt {
+				return 20
+			}
+			return math.Floor(w0*819/1024) - 0.5
+		}},
+	} {
+		for _, s := range simRecTrace(t, c.algo, w0) {
+			if u := s.TS / simRecRTT; u > 1e-9 && u < 1-1e-9 && math.Abs(u-floorAt) > 1e-9 {
+				if got, want := s.RateBps/pkt, c.pace(u); math.Abs(got-want) > 1e-6 {
+					t.Errorf("%s at %.3f RTT: sends %.6f packets a round trip, want %.6f", c.algo, u, got, want)
+				}
+			}
+		}
+	}
+}
+
 // The hybrid form keeps the textbook jump to ssthresh at the loss, whatever the recovery.
 func TestSimRecoveryHybridUnchanged(t *testing.T) {
 	sc := &model.Scenario{
