@@ -137,6 +137,11 @@ def test_fairness() -> None:
     assert list(series.columns) == ["algorithm", "t_s", "jain"] and len(series) > 10
 
 
+def test_fairness_form() -> None:
+    f = tcpfluid.fairness(algo="reno", duration="100s", form="hybrid-recovery")
+    assert f.json["form"] == "hybrid-recovery" and "--form" in f.argv
+
+
 def test_fairness_friendliness() -> None:
     f = tcpfluid.fairness(mode="friendliness", algo="cubic", against=("reno", 2), duration="60s")
     assert 0 < f.results.loc[0, "algorithm_share"] < 1

@@ -330,6 +330,7 @@ def fairness(
     buffer: Optional[Quantity] = None,
     p: Optional[Quantity] = None,
     drop_rule: Optional[str] = None,
+    form: Optional[str] = None,
     duration: Optional[Quantity] = None,
     measure_from: Optional[Quantity] = None,
     window: Optional[Quantity] = None,
@@ -353,6 +354,9 @@ def fairness(
         buffer: bottleneck buffer in BDP multiples, ``'1bdp'`` (default).
         p: random loss rate on the bottleneck (default 0).
         drop_rule: ``'synchronized'`` (default) or ``'proportional'``.
+        form: the fluid engine's form, ``'hybrid'`` (default) or ``'hybrid-recovery'``
+            (counted as a packet sender counts; with ``compare_ns2=True``, ``sack=True``
+            and ``header='50B'`` the form judged against the stored ns-2 runs).
         duration: simulated time (default 1000 s).
         measure_from: start of the measurement (default: half the duration).
         window: window of the Jain series (default: duration/30).
@@ -379,6 +383,7 @@ def fairness(
         buffer=buffer,
         p=p,
         drop_rule=drop_rule,
+        form=form,
         duration=duration,
         measure_from=measure_from,
         window=window,
