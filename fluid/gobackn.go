@@ -1,5 +1,11 @@
 package fluid
 
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
 // The go-back-N rebuild after a timeout. A sender without SACK that times out in a window
 // with many holes resends from its first unacknowledged packet everything it had sent (ns-2's
 // TcpAgent, the packet engine's tcpFlow.timeout); the receiver already holds most of it, so
@@ -16,13 +22,34 @@ package fluid
 // the coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
 // round trip from h = 0.01 to 0.6. In the counted form only: the hybrid form keeps the textbook sawtooth.
 
-// goBackN is a subflow's go-back-N rebuild.
+// goBackN is a subflow's go-back-N rebuild, and what its latest loss event left for one.
 type goBackN struct {
 	on        bool
 	holeFrac  float64 // h, the fraction of the resent span that the network lost
 	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
 	from      float64 // when the rebuild began, s
 	skipRate  float64 // packets of the span skipped a second, (1/h − 1) a round trip, per class
+	span      float64 // packets in flight at the latest loss event (the window then)
+	dropsFrom float64 // the dropped count (cntDropped) where that window's losses begin
+}
+
+// lossEvent ends any rebuild at a loss event of a window of w0 packets whose losses are
+// counted from the dropped count dropsFrom (the previous event's).
+func (g *goBackN) lossEvent(w0, dropsFrom float64) {
+	g.on, g.span, g.dropsFrom = false, w0, dropsFrom
+}
+
+// holesAtTimeout is what subflow f's window lost by the time its retransmission timer
+// fires at time t (y is the state then): every packet lost since its loss event, less the
+// holes NewReno's partial ACKs repaired meanwhile, one a round trip (Reno repairs the
+// first only).
+func (s *system) holesAtTimeout(f *subflow, t float64, y []float64) float64 {
+	holes := (y[f.cnt+cntDropped] - f.gbn.dropsFrom) / f.mult
+	repaired := 1.0
+	if f.recovery == model.RecoveryNewReno {
+		repaired = max(math.Floor((t-f.recoverFrom)/f.rtt), 1)
+	}
+	return holes - min(repaired, holes-1)
 }
 
 // goesBackN reports whether subflow f's timeouts resend its window go-back-N with holes a
@@ -31,16 +58,16 @@ func (s *system) goesBackN(f *subflow) bool {
 	return s.form.counted && !s.set.SACK && !s.simRecovers(f) && f.nSub == 1 && f.at == nil
 }
 
-// startGoBackN begins the rebuild of subflow f's span of spanPkts packets, of which holes
-// were lost, at its timeout at time t (y is the state then).
-func (s *system) startGoBackN(f *subflow, t float64, y []float64, spanPkts, holes float64) {
-	f.gbn = goBackN{}
-	if !s.goesBackN(f) || !(spanPkts >= 2) || !(holes >= 2) {
+// startGoBackN begins the rebuild of subflow f's span, the window of its loss event, of
+// which holes were lost, at its timeout at time t (y is the state then).
+func (s *system) startGoBackN(f *subflow, t float64, y []float64, holes float64) {
+	g := &f.gbn
+	if g.on = s.goesBackN(f) && g.span >= 2 && holes >= 2; !g.on {
 		return // one hole: its ACK covers the whole span, and slow start runs as ever
 	}
-	h := min(holes/spanPkts, 1)
-	f.gbn = goBackN{on: true, holeFrac: h, untilSent: y[f.cnt+cntSent] + spanPkts*f.mult,
-		from: t, skipRate: (1/h - 1) * f.mult / f.rtt}
+	g.holeFrac = min(holes/g.span, 1)
+	g.untilSent, g.from = y[f.cnt+cntSent]+g.span*f.mult, t
+	g.skipRate = (1/g.holeFrac - 1) * f.mult / f.rtt
 }
 
 // left is the span still to resend at time t with sent packets counted, ≤ 0 once covered:

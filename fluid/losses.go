@@ -38,7 +38,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		return
 	}
 	w0 := f.window(t, min(x[f.sub], f.rwnd))
-	f.spanAtLoss, f.episodeFrom, f.gbn.on = w0, f.droppedAtEvent, false
+	f.gbn.lossEvent(w0, f.droppedAtEvent)
 	f.dropsDeaf = true
 	s.countLoss(f, t, y)
 	f.law.OnLoss(x, s.obsFor(f, t))
@@ -125,18 +125,11 @@ func (f *subflow) silent(t float64) bool {
 func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 	f.timeoutDue = false
 	f.sr.on = false
-	// Every packet lost since the window's loss event, less the holes NewReno's partial
-	// ACKs repaired before the timer fired, one a round trip (Reno repairs the first only).
-	holes := (y[f.cnt+cntDropped] - f.episodeFrom) / f.mult
-	repaired := 1.0
-	if f.recovery == model.RecoveryNewReno {
-		repaired = max(math.Floor((t-f.recoverFrom)/f.rtt), 1)
-	}
-	holes -= min(repaired, holes-1)
+	holes := s.holesAtTimeout(f, t, y)
 	s.countLoss(f, t, y)
 	f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 	f.timeouts++
-	s.startGoBackN(f, t, y, f.spanAtLoss, holes)
+	s.startGoBackN(f, t, y, holes)
 }
 
 // overflowSynchronized schedules a loss for every flow crossing link li.

@@ -139,9 +139,7 @@ type subflowState struct {
 	recoverPoint        float64 // until when a loss found is of data sent before the recovery began, s
 	holes               float64 // packets lost in the window the current recovery repairs
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
-	spanAtLoss          float64 // packets in flight at the latest loss event (the window then)
 	droppedAtEvent      float64 // the dropped count (cntDropped) at the latest loss event
-	episodeFrom         float64 // the dropped count at the loss event before the latest: its window's losses count from there
 	gbn                 goBackN // the go-back-N rebuild after a timeout (gobackn.go)
 	watchHit            bool
 	reactAt             float64 // pending drop-tail reaction time, +Inf when none
