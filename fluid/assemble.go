@@ -154,6 +154,10 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 		if s.form.counted && ff.nSub == 1 && ff.recovery == model.RecoveryPRR {
 			ff.rtxRng = rand.New(rand.NewPCG(s.set.Seed, rtxStream^uint64(idx)))
 		}
+		if sc.DropRule == model.DropRandom {
+			ff.dropRng = rand.New(rand.NewPCG(s.set.Seed, dropStream^uint64(idx)))
+		}
+		ff.drawDrop()
 		for _, l := range links {
 			switch sc.Links[l].Loss {
 			case model.LossRandom:
@@ -228,7 +232,7 @@ func (s *system) applySettings() error {
 		on(flowGuardLaw, f.sub == 0)
 		on(flowGuardRandom, f.randomLoss || s.hasRED(f))
 		on(flowGuardPeriodic, f.periodic)
-		on(flowGuardDrop, s.sc.DropRule == model.DropProportional)
+		on(flowGuardDrop, s.sc.DropRule.Proportional())
 		on(flowGuardDone, f.sizePkt > 0)
 		on(flowGuardWatch, f.watch >= 0)
 		on(flowGuardGoBackN, s.form.counted && !s.set.SACK)

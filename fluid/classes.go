@@ -11,7 +11,8 @@ import (
 // algorithm, parameters, path (named by pathKey: fold.go names private links by their
 // parameters), start, stop, size and packet settings coincide follow the
 // same trajectory in this engine, as long as nothing random reaches them — no random loss
-// or RED on the path (each flow draws its own losses), no marking or AQM, pacing or ECN
+// or RED on the path and no random drop rule (each flow draws its own losses), no marking
+// or AQM, pacing or ECN
 // anywhere (the extension is per flow), one path, and no setting that names subflows. A
 // class costs what one flow costs, however many flows it holds. The caller has checked
 // classesAllowed.
@@ -32,6 +33,9 @@ func (s *system) classKey(i int, pathKey string, paths map[string][]int) (string
 // classesAllowed reports whether the run may group flows at all.
 func (s *system) classesAllowed() bool {
 	set := s.set
+	if s.sc.DropRule == model.DropRandom {
+		return false // each flow draws its own drops (drawDrop)
+	}
 	if len(set.Watch) > 0 || len(set.InjectLoss) > 0 || set.StopAfterLosses > 0 || set.RecordLosses || set.LossStop != nil {
 		return false
 	}

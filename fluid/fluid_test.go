@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
@@ -357,6 +359,37 @@ func TestFluidProportionalDropRule(t *testing.T) {
 	}
 	if u := res.Links[0].Utilisation; u > 1+1e-9 || u < 0.9 {
 		t.Errorf("utilisation %.4f", u)
+	}
+}
+
+// The random drop rule draws which flows a full queue's drops fall on from the seed: two
+// seeds give the four flows different loss events and goodputs, where the proportional
+// rule gives the same for any seed; its flows never run as one class, since each draws its
+// own drops.
+func TestFluidRandomDropRule(t *testing.T) {
+	perFlow := func(rule model.DropRule, seed uint64) string {
+		sc := manyFlows(4, 100)
+		sc.DropRule = rule
+		res := runFluid(t, sc, fluid.Settings{Seed: seed})
+		if res.DropRule != rule {
+			t.Errorf("result drop rule %q, want %q", res.DropRule, rule)
+		}
+		var b strings.Builder
+		for _, f := range res.Flows {
+			fmt.Fprintf(&b, "%d %.6g; ", f.LossEvents, f.MeanThroughputBps)
+		}
+		return b.String()
+	}
+	if a, b := perFlow(model.DropRandom, 1), perFlow(model.DropRandom, 2); a == b {
+		t.Errorf("random rule: seeds 1 and 2 both give %s", a)
+	}
+	if a, b := perFlow(model.DropProportional, 1), perFlow(model.DropProportional, 2); a != b {
+		t.Errorf("proportional rule: seed 1 gives %s, seed 2 %s", a, b)
+	}
+	sc := manyFlows(4, 100)
+	sc.DropRule = model.DropRandom
+	if got := fluid.Classes(sc, fluid.Settings{}); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Errorf("random rule: classes %v, want every flow its own", got)
 	}
 }
 

@@ -3,8 +3,6 @@ package fluid
 import (
 	"math"
 	"slices"
-
-	"github.com/tcpfluid/tcpfluid/model"
 )
 
 // FQ-CoDel's flow queues in the fluid form (model.QueueFQCoDel). Each stream of the link —
@@ -143,7 +141,7 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 	}
 	f := &s.flows[st.flow]
 	y[st.cnt+cntDropped] += drop / pkt
-	if s.sc.DropRule != model.DropProportional {
+	if !s.sc.DropRule.Proportional() {
 		y[st.cnt+cntOverflow] += drop / pkt // the holes of the window it reacts to
 	}
 	if f.active {

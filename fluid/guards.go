@@ -3,7 +3,6 @@ package fluid
 import (
 	"math"
 
-	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/ode"
 	"gonum.org/v1/gonum/mat"
 )
@@ -51,10 +50,10 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 		}
 		return yd[c+cntPeriodic] - f.mult // one loss per 1/p packets of each member
 	case flowGuardDrop:
-		if s.sc.DropRule != model.DropProportional || f.dropsDeaf {
+		if !s.sc.DropRule.Proportional() || f.dropsDeaf {
 			return -1
 		}
-		return yd[c+cntOverflow] - f.mult // a packet of every member of the class
+		return yd[c+cntOverflow] - f.mult*f.dropDraw // the next drop of every member of the class (drawDrop)
 	case flowGuardDone:
 		if f.sizePkt == 0 {
 			return -1

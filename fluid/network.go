@@ -180,7 +180,7 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 		return 0
 	}
 	n := y[f.cnt+cntOverflow]
-	if s.sc.DropRule == model.DropProportional {
+	if s.sc.DropRule.Proportional() {
 		// Since the drop it heard, as the guard's resets left it, deaf or not (rearmDrops).
 		n = f.sinceWholeDrop(n)
 	}

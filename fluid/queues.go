@@ -1,7 +1,5 @@
 package fluid
 
-import "github.com/tcpfluid/tcpfluid/model"
-
 // link modes of the hybrid queue.
 const (
 	queueEmpty = iota // q = 0 and arrivals < capacity
@@ -36,7 +34,7 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 			l.mode = queueFull
 			y[l.off+lvQueue] = l.bufBytes
 			l.setContents(y, l.bufBytes)
-			if s.sc.DropRule != model.DropProportional {
+			if !s.sc.DropRule.Proportional() {
 				s.overflowSynchronized(li, t)
 			}
 		}

@@ -175,7 +175,7 @@ func (s *system) apply(a timedAction, t float64) {
 		if f.watch >= 0 && y[f.off+f.sub] >= f.watch {
 			s.watchCrossed(a.idx, t) // already there: a loss that did not reduce the window
 		}
-		if s.sc.DropRule != model.DropProportional {
+		if !s.sc.DropRule.Proportional() {
 			// A sender that starts into a full queue loses there too; the synchronized
 			// rule schedules its reaction at the overflow, which came before it.
 			f.recheckAt = t
@@ -237,6 +237,7 @@ func (s *system) handle(ev int, t float64) {
 			s.loss(f, t, y)
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
+			f.drawDrop()
 			f.hearDrop(t)
 		case flowGuardDone:
 			f.completion = t - f.start

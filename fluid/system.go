@@ -114,6 +114,9 @@ type subflowSpec struct {
 	// rtxRng draws whether a loss in a RecoveryPRR recovery hits a retransmission
 	// (simrecovery.go); nil for the other recoveries and forms.
 	rtxRng *rand.Rand
+	// dropRng draws the random drop rule's drops (drawDrop), apart from the random
+	// losses' streams; nil under the other rules.
+	dropRng *rand.Rand
 }
 
 // subflowState is the discrete state events change.
@@ -146,7 +149,10 @@ type subflowState struct {
 	// dropsDeaf: under the proportional rule, the drop guard is off since a drop was heard
 	// or a recovery began (deafToDrops); rearmDrops turns it back on where that ends,
 	// before the guard reads the drops counted meanwhile. The other rules ignore it.
-	dropsDeaf  bool
+	dropsDeaf bool
+	// dropDraw: under the proportional rules, the drops per member of its class at which
+	// the flow's next one falls (drawDrop).
+	dropDraw   float64
 	recheckAt  float64 // synchronized rule: look again when the recovery ends
 	lossEvents int
 	timeouts   int

@@ -56,10 +56,23 @@ type DropRule string
 const (
 	// DropSynchronized: every flow crossing the full queue sees one loss event.
 	DropSynchronized DropRule = "synchronized"
-	// DropProportional: one flow sees the loss, chosen with probability equal to its share of
-	// the arrivals at the full queue (seeded generator).
+	// DropProportional: each flow crossing the full queue takes its share of the dropped
+	// excess, in proportion to its arrivals, and sees a loss event for every whole packet of
+	// it (deterministic: no random draw).
 	DropProportional DropRule = "proportional"
+	// DropRandom: as DropProportional, but which packets a full queue drops is chance:
+	// each flow's share of the dropped excess is the mean of a Poisson count of its drops,
+	// drawn from the seed, so that a flow whose share of an overflow is one packet sees none
+	// with probability 1/e (a drop-tail queue whose senders jitter, ns-2's overhead_).
+	DropRandom DropRule = "random"
 )
+
+// Proportional reports whether rule r shares a full queue's drops among the flows in
+// proportion to their arrivals (DropProportional and DropRandom).
+func (r DropRule) Proportional() bool { return r == DropProportional || r == DropRandom }
+
+// DropRules are the rules a scenario may name.
+var DropRules = []string{string(DropSynchronized), string(DropProportional), string(DropRandom)}
 
 // LossModel is a link's non-congestion loss process.
 type LossModel string

@@ -80,9 +80,9 @@ func (s *Scenario) Validate() error {
 	switch s.DropRule {
 	case "":
 		s.DropRule = defaultDropRule
-	case DropSynchronized, DropProportional:
+	case DropSynchronized, DropProportional, DropRandom:
 	default:
-		return fieldErr("drop_rule", "%q, want %q or %q", s.DropRule, DropSynchronized, DropProportional)
+		return fieldErr("drop_rule", "%q, want %q, %q or %q", s.DropRule, DropSynchronized, DropProportional, DropRandom)
 	}
 	if len(s.Links) == 0 {
 		return fieldErr("links", "none, want at least one link")

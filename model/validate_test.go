@@ -30,7 +30,7 @@ func TestValidateErrors(t *testing.T) {
 	}{
 		{"zero duration", func(s *model.Scenario) { s.DurationS = 0 }, []string{"duration = 0 s", "want > 0"}, nil},
 		{"NaN duration", func(s *model.Scenario) { s.DurationS = math.NaN() }, []string{"duration = NaN s"}, nil},
-		{"drop rule", func(s *model.Scenario) { s.DropRule = "random" }, []string{`drop_rule = "random"`, `want "synchronized" or "proportional"`}, nil},
+		{"drop rule", func(s *model.Scenario) { s.DropRule = "uniform" }, []string{`drop_rule = "uniform"`, `want "synchronized", "proportional" or "random"`}, nil},
 		{"no links", func(s *model.Scenario) { s.Links = nil }, []string{"links = none", "at least one"}, nil},
 		{"no paths", func(s *model.Scenario) { s.Paths = nil }, []string{"paths = none"}, nil},
 		{"negative capacity", func(s *model.Scenario) { s.Links[0].CapacityBps = -100e6 }, []string{"links[0].capacity = -1e+08 bit/s", "want > 0"}, nil},

@@ -132,7 +132,7 @@ func FluidConverge(ctx context.Context, algo, form string, bw, rttS, mssBytes, l
 // response.EnginePacket, form "") over seeds: FairnessSettings(spec) with
 // the tested flows running tf (a variant of spec.Algorithm, "cubic@linux") with params,
 // the friendliness mode's competitors against (its variant of Reno), in the fluid engine
-// the proportional drop rule (a full queue's drops fall on flows in proportion to their
+// the random drop rule (a full queue's drops fall on flows at random in proportion to their
 // arrivals, as on a drop-tail queue whose senders jitter: ns-2's overhead_), and in the
 // packet engine the spec's jitter. Jain and Shares are the means over the seeds.
 func TcpfluidFairness(ctx context.Context, engine, form string, spec FairnessSpec, tf, against string, params map[string]float64, seeds []uint64) (*EngineStats, error) {
@@ -145,7 +145,7 @@ func TcpfluidFairness(ctx context.Context, engine, form string, spec FairnessSpe
 	if engine == response.EnginePacket {
 		s.JitterS = spec.JitterS
 	} else {
-		s.DropRule = model.DropProportional
+		s.DropRule = model.DropRandom
 	}
 	rep, err := response.Fairness(ctx, s)
 	if err != nil {

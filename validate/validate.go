@@ -106,7 +106,7 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 		set.SACK = set.SACK || hl.SACK
 	}
 	set.JitterS = sc.SendJitterS
-	if sc.DropRule == model.DropProportional {
+	if sc.DropRule.Proportional() {
 		set.JitterS = math.Max(phaseJitterS(sc), sc.SendJitterS)
 	}
 	groups := independentGroups(sc)
@@ -188,7 +188,7 @@ func (v *Report) notes(haveHeadline bool) {
 		v.Notes = append(v.Notes, "packet senders use SACK recovery: "+why)
 	}
 	switch {
-	case v.JitterS > 0 && v.DropRule == string(model.DropProportional):
+	case v.JitterS > 0 && model.DropRule(v.DropRule).Proportional():
 		v.Notes = append(v.Notes, fmt.Sprintf("drop rule proportional: packet senders hold each packet a further U(0, %.3g ms), two packet times at the slowest link, against drop-tail phase effects", 1e3*v.JitterS))
 	case v.JitterS > 0:
 		v.Notes = append(v.Notes, fmt.Sprintf("send_jitter: packet senders hold each packet a further U(0, %.3g ms), against drop-tail phase effects", 1e3*v.JitterS))

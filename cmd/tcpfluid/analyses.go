@@ -320,7 +320,7 @@ func fairnessCommand() *cli.Command {
 			durationFlag("access-delay", "10ms", bound{lo: 0, hi: maxRTT, loOpen: true}, "access link one-way delay"),
 			quantityFlag("buffer", "1bdp", bdpKind, positive, "bottleneck buffer in bandwidth-delay products"),
 			numberFlag("p", "0", probability, "random loss rate on the bottleneck (0: none)"),
-			enumFlag("drop-rule", string(model.DropSynchronized), []string{string(model.DropSynchronized), string(model.DropProportional)}, "drop-tail loss rule"),
+			enumFlag("drop-rule", string(model.DropSynchronized), model.DropRules, "drop-tail loss rule (random: proportional with the seed's draws)"),
 			durationFlag("duration", "1000s", positive, "simulated time"),
 			func() cli.Flag {
 				f := durationFlag("measure-from", "", positive, "start of the measurement, before --duration")

@@ -20,7 +20,7 @@ func scenarioFlags() []cli.Flag {
 		algoFlag("", "set every TCP flow's algorithm"),
 		paramFlag("algorithm parameter `algo.name=value` for the flows running that algorithm"),
 		func() cli.Flag {
-			f := enumFlag("drop-rule", "", []string{string(model.DropSynchronized), string(model.DropProportional)}, "fluid drop-tail rule")
+			f := enumFlag("drop-rule", "", model.DropRules, "fluid drop-tail rule (random: proportional with the seed's draws)")
 			f.DefaultText = "the scenario's, else synchronized"
 			return f
 		}(),

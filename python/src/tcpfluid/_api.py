@@ -165,7 +165,7 @@ def run(
         param: algorithm parameters for the flows of that algorithm, ``{'colo.gamma': 2}``.
         engine: ``'fluid'`` (default) or ``'packet'``.
         duration: override the scenario's duration, ``'30s'`` or seconds.
-        drop_rule: ``'synchronized'`` or ``'proportional'``.
+        drop_rule: ``'synchronized'``, ``'proportional'`` or ``'random'`` (proportional, drawn from the seed).
         seed: seed of every random draw (default 1).
         trace: ``True`` to read the time series into ``.trace`` (through a temporary
             file), or a path to write it to as CSV as well.
@@ -353,7 +353,8 @@ def fairness(
             ``access``, ``access_delay`` (default 100 ms, 200 Mb/s, 10 ms).
         buffer: bottleneck buffer in BDP multiples, ``'1bdp'`` (default).
         p: random loss rate on the bottleneck (default 0).
-        drop_rule: ``'synchronized'`` (default) or ``'proportional'``.
+        drop_rule: ``'synchronized'`` (default), ``'proportional'`` or ``'random'``
+            (proportional, drawn from the seed: the model of ns-2's jittered drop tail).
         form: the fluid engine's form, ``'hybrid'`` (default) or ``'hybrid-recovery'``
             (counted as a packet sender counts; with ``compare_ns2=True``, ``sack=True``
             and ``header='50B'`` the form judged against the stored ns-2 runs).
