@@ -12,10 +12,9 @@ import (
 // parameters), start, stop, size and packet settings coincide follow the
 // same trajectory in this engine, as long as nothing random reaches them — no random loss
 // or RED on the path and no random drop rule (each flow draws its own losses), no marking
-// or AQM, pacing or ECN
-// anywhere (the extension is per flow), one path, and no setting that names subflows. A
-// class costs what one flow costs, however many flows it holds. The caller has checked
-// classesAllowed.
+// or AQM, pacing or ECN anywhere (the extension is per flow), one path, and no setting that
+// names subflows. A class costs what one flow costs, however many flows it holds. The
+// caller has checked classesAllowed.
 func (s *system) classKey(i int, pathKey string, paths map[string][]int) (string, bool) {
 	f := s.sc.Flows[i]
 	if len(f.PathNames()) != 1 || f.ECN || f.Pacing {

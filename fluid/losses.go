@@ -288,8 +288,6 @@ func (s *system) dueReactions(t float64) bool {
 					s.recoveryTimeout(f)
 				}
 				y[f.cnt+cntOverflow] = 0
-			}
-			if !s.sc.DropRule.Proportional() {
 				f.recheckAt = f.recoverUntil
 			}
 			changed = true

@@ -105,8 +105,8 @@ func (r *simRec) window(t, w float64) float64 {
 	return w
 }
 
-// sendPace is the window whose pace, one per recovery round trip R, the sender sends at
-// at time t while its recovery's window falls, packets; ok is false outside that fall.
+// sendPace is, at time t while its recovery's window falls, the window whose pace (one per
+// recovery round trip R) the sender sends at, packets; ok is false outside that fall.
 // The ACKs of the window before the loss return at a/R and each lets out its share: half
 // a packet in rate halving, s/W under PRR, so the sender sends a/R less the fall, a/(2R)
 // or s/R, from the recovery's first ACK on, not the falling window's pace.
