@@ -32,8 +32,6 @@ type linkSpec struct {
 	streams   []*stream // every source's packets at this link (streams.go)
 }
 
-// packetTime is the time one copy of the link takes to send b bytes, s (0 when it has
-// no capacity).
 // admits is the fraction of what reaches link l that its random or periodic loss lets in.
 func (l *link) admits() float64 {
 	if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
@@ -42,6 +40,8 @@ func (l *link) admits() float64 {
 	return 1
 }
 
+// packetTime is the time one copy of the link takes to send b bytes, s (0 when it has
+// no capacity).
 func (l *link) packetTime(b float64) float64 {
 	if l.capBps <= 0 {
 		return 0
