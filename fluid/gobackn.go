@@ -20,7 +20,8 @@ import (
 // sender's window goes 1, 2, 3, 5, 8, 13, 20, …), and after a timeout with a few holes in a
 // large window by about one packet a round until the span is covered. The heard fraction and
 // the coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
-// round trip from h = 0.01 to 0.6. In the counted form only: the hybrid form keeps the textbook sawtooth.
+// round trip from h = 0.01 to 0.6. In the counted form only: the hybrid form keeps the
+// textbook sawtooth.
 
 // goBackN is a subflow's go-back-N rebuild, and what its latest loss event left for one.
 type goBackN struct {

@@ -7,9 +7,11 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// loss applies a loss event to a flow, whose state and counters y holds, unless it falls inside the flow's current recovery
-// (one window reduction per window of data, as NewReno and SACK senders do); a loss inside
-// it is one more hole in the window being repaired, which may cost a timeout.
+// loss applies a loss event to a flow, whose state and counters y holds, unless it falls
+// inside the flow's current recovery (one window reduction per window of data, as NewReno
+// and SACK senders do): a loss of data sent before the recovery began is one more hole in
+// the window being repaired, which may cost a timeout, and in the counted form a loss of
+// data sent during it starts the next recovery where this one ends.
 func (s *system) loss(f *subflow, t float64, y []float64) {
 	x := y[f.off : f.off+f.nLaw]
 	if t < f.recoverUntil {
