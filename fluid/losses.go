@@ -283,13 +283,17 @@ func (s *system) dueReactions(t float64) bool {
 				continue
 			}
 			s.loss(f, t, y)
+			more := s.foundAt(f, t)
 			if !s.sc.DropRule.Proportional() {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.
-				if f.holes = max(y[f.cnt+cntOverflow]/f.mult, 1); s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
-					s.recoveryTimeout(f)
-				}
+				f.holes = max(y[f.cnt+cntOverflow]/f.mult, 1)
 				y[f.cnt+cntOverflow] = 0
+			}
+			if f.holes += more; s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
+				s.recoveryTimeout(f)
+			}
+			if !s.sc.DropRule.Proportional() {
 				f.recheckAt = f.recoverUntil
 			}
 			changed = true

@@ -194,6 +194,7 @@ func (s *system) finish(f *subflow, t float64) {
 	f.active = false
 	f.endT = t
 	f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+	f.found = foundLoss{}
 }
 
 // handle applies the located event number ev at time t.
@@ -231,10 +232,10 @@ func (s *system) handle(ev int, t float64) {
 		case flowGuardRandom:
 			y[c+cntRandom] = 0
 			s.drawRandomLoss(f)
-			s.loss(f, t, y)
+			s.lossFound(f, t, y)
 		case flowGuardPeriodic:
 			y[c+cntPeriodic] = 0
-			s.loss(f, t, y)
+			s.lossFound(f, t, y)
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
 			f.drawDrop()

@@ -145,7 +145,8 @@ type subflowState struct {
 	droppedAtEvent      float64 // the dropped count (cntDropped) at the latest loss event
 	gbn                 goBackN // the go-back-N rebuild after a timeout (gobackn.go)
 	watchHit            bool
-	reactAt             float64 // pending drop-tail reaction time, +Inf when none
+	reactAt             float64   // pending drop-tail reaction time, +Inf when none
+	found               foundLoss // the drops that reaction finds (found.go)
 	// dropsDeaf: under the proportional rule, the drop guard is off since a drop was heard
 	// or a recovery began (deafToDrops); rearmDrops turns it back on where that ends,
 	// before the guard reads the drops counted meanwhile. The other rules ignore it.
