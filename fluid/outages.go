@@ -65,6 +65,9 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 				// Resume at min(window before the outage, ssthresh), not slow start.
 				y[f.off+f.sub] = min(f.wBefore, max(model.SsthreshOf(f.law, f.sub), model.MinResumeWindow))
 				f.wBefore = 0
+				if s.form.counted {
+					s.resumeBurst(f, t, y)
+				}
 			}
 		}
 	case model.EventDelayChange:
@@ -86,6 +89,33 @@ func (s *system) resumeAfterOutage(f *subflow, t float64, y []float64) {
 		f.timeouts++
 	}
 	f.silentUntil = f.backoffAt
+}
+
+// resumeBurst is the burst a route-aware sender resumes with at time t: no ACK clock paces
+// it after the outage, so its whole window (y) leaves at once, enters its path's first
+// queue at once and each further one at the rate the link before serves it; what a buffer
+// cannot hold is lost, and the sender finds the holes a round trip later, as a packet
+// sender does (found.go; seed 002: a 98-packet window into a 50-packet buffer, half of it
+// lost, a timeout).
+func (s *system) resumeBurst(f *subflow, t float64, y []float64) {
+	burst := f.window(t, min(y[f.off+f.sub], f.rwnd)) * f.mult // packets
+	upstream := math.Inf(1)                                    // bytes/s the burst arrives at
+	lost := 0.0
+	for _, li := range f.links {
+		l := &s.links[li]
+		room := max(l.bufBytes-y[l.off+lvQueue], 0) / f.wire
+		drop := max(burst*(1-l.capBps/upstream)-room, 0)
+		y[l.off+lvDropped] += drop * f.wire
+		lost += drop
+		burst -= drop
+		upstream = min(upstream, l.capBps)
+	}
+	if lost < 1 {
+		return
+	}
+	y[f.cnt+cntDropped] += lost
+	f.reactAt = t + f.rtt
+	f.found = foundLoss{on: true, point: t + f.rtt, holes: lost/f.mult - 1, until: t + 2*f.rtt}
 }
 
 func (s *system) setDelay(li int, d float64) {

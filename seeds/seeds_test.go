@@ -176,10 +176,6 @@ var knownGaps = map[string]map[string]string{
 		"utilisation link colo-access-out": "idem",
 		"dropped_pkts flow 0":              "COLO's concave slow start, as in seed000-slow-start",
 	},
-
-	"seed002-mesh": {
-		"utilisation link route-aware-mesh": "0.0323 apart: at the reconnection at 90 s the packet route-aware sender resumes with its 98-packet window as one burst into the 50-packet buffer, loses half of it and times out at 90.1 s (ssthresh 98 → 49); the fluid sends the window over its round trip, loses at 91 s and halves",
-	},
 }
 
 // Every built-in in both engines at its full length: every judged metric within its
