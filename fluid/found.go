@@ -23,11 +23,11 @@ type foundLoss struct {
 }
 
 // lossFound is a random, periodic or RED drop of subflow f's packets at time t (y its
-// state). In the counted form behind a queue or paced, a drop of the window a recovery repairs, or
-// a pending finding will, is one more hole in it, found a round trip after it and repaired
-// a round trip later; any other drop is found a round trip later, starting a new recovery
-// then or, if the one under way lasts longer, where it ends (RFC 6582 §3.2). Elsewhere the
-// flow reacts at once (loss).
+// state). In the counted form, behind a queue or paced, a drop of the window a recovery
+// repairs, or a pending finding will, is one more hole in it, found a round trip after it
+// and repaired a round trip later; any other drop is found a round trip later, starting a
+// new recovery then or, if the one under way lasts longer, where it ends (RFC 6582 §3.2).
+// Elsewhere the flow reacts at once (loss).
 func (s *system) lossFound(f *subflow, t float64, y []float64) {
 	paced := s.x != nil && s.x.wallClock(f)
 	if !s.form.counted || f.timeoutDue || !(paced || s.queued(f)) {
