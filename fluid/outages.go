@@ -113,6 +113,7 @@ func (s *system) resumeBurst(f *subflow, t float64, y []float64) {
 	if lost < 1 {
 		return
 	}
+	y[f.cnt+cntSent] += lost // sent at once, before the window's even flow resumes
 	y[f.cnt+cntDropped] += lost
 	f.reactAt = t + f.rtt
 	f.found = foundLoss{on: true, point: t + f.rtt, holes: lost/f.mult - 1, until: t + 2*f.rtt}
