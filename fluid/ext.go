@@ -391,6 +391,9 @@ func (x *extension) pace(f *subflow, t float64, y []float64, w float64) {
 // wallClock reports whether subflow f's law is paced (derivatives in wall-clock time).
 func (x *extension) wallClock(f *subflow) bool { return x.flows[f.idx].pacer != nil }
 
+// paced reports whether subflow f's law is paced (wallClock), false without extensions.
+func (s *system) paced(f *subflow) bool { return s.x != nil && s.x.wallClock(f) }
+
 // holds is whether subflow f's law holds still at time t, given the form's answer: a paced
 // law never does; in the counted form a law that reduces by jumps holds through the window
 // reduction of an ECN-Echo, as a packet sender raises no window in CWR.

@@ -47,7 +47,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		}
 		frozen := hold || !s.pathUp(f.links) || f.silent(t)
 		// A paced law's derivatives are in wall-clock time (model.FluidPacer): no clock.
-		clocked := f.ackRef > 0 && (s.x == nil || !s.x.wallClock(f))
+		clocked := f.ackRef > 0 && !s.paced(f)
 		clock := 1.0
 		if clocked {
 			clock = f.acked / f.ackRef

@@ -29,8 +29,7 @@ type foundLoss struct {
 // new recovery then or, if the one under way lasts longer, where it ends (RFC 6582 §3.2).
 // Elsewhere the flow reacts at once (loss).
 func (s *system) lossFound(f *subflow, t float64, y []float64) {
-	paced := s.x != nil && s.x.wallClock(f)
-	if !s.form.counted || f.timeoutDue || !(paced || s.queued(f)) {
+	if !s.form.counted || f.timeoutDue || !(s.paced(f) || s.queued(f)) {
 		s.loss(f, t, y)
 		return
 	}

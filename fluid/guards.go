@@ -35,7 +35,7 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 		if f.sub != 0 {
 			return -1 // a multi-path law's modes belong to its subflow-0 entry
 		}
-		if s.x != nil && s.x.wallClock(f) {
+		if s.paced(f) {
 			s.ensure(t, y) // a paced law's guards read its delivery rate (ext.go)
 		}
 		return f.law.Guard(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))

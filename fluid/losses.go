@@ -284,7 +284,8 @@ func (s *system) dueReactions(t float64) bool {
 			}
 			s.loss(f, t, y)
 			more := s.foundAt(f, t)
-			if !s.sc.DropRule.Proportional() {
+			synchronized := !s.sc.DropRule.Proportional()
+			if synchronized {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.
 				f.holes = max(y[f.cnt+cntOverflow]/f.mult, 1)
@@ -293,8 +294,8 @@ func (s *system) dueReactions(t float64) bool {
 			if f.holes += more; s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
 				s.recoveryTimeout(f)
 			}
-			if !s.sc.DropRule.Proportional() {
-				f.recheckAt = f.recoverUntil
+			if synchronized {
+				f.recheckAt = f.recoverUntil // after the timeout, which moves it
 			}
 			changed = true
 			s.touched = append(s.touched, fi)

@@ -204,7 +204,7 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 		f := &s.flows[fi]
 		// A sender in fast recovery hears of packets sent before the loss, beyond the hole:
 		// those ACKs neither open its window nor clock out new packets.
-		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) || (s.x != nil && s.x.wallClock(f)) {
+		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) || s.paced(f) {
 			continue
 		}
 		if d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t)); d > 0 {

@@ -211,7 +211,7 @@ func (s *system) handle(ev int, t float64) {
 		f := &s.flows[ev]
 		yd := s.drv.Y().RawVector().Data
 		f.law.Switch(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
-		if s.x != nil && s.x.wallClock(f) {
+		if s.paced(f) {
 			// A paced law's switch moves its window and pacing rate: the queues may switch
 			// too (ext.go).
 			s.jump(t)

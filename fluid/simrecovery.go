@@ -64,7 +64,7 @@ func simStyle(r model.Recovery) bool {
 
 // simRecovers reports whether subflow f's window follows a simulator's recovery.
 func (s *system) simRecovers(f *subflow) bool {
-	return s.form.counted && f.nSub == 1 && simStyle(f.recovery) && (s.x == nil || !s.x.wallClock(f))
+	return s.form.counted && f.nSub == 1 && simStyle(f.recovery) && !s.paced(f)
 }
 
 // start begins the recovery of a loss at time t lasting rtt s, from window w0 to the
