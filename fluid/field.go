@@ -99,6 +99,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			aPkts := st.arrive / f.wire
 			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
 				red += l.lossPkt * aPkts
+				dy[l.off+lvDropped] += l.lossPkt * st.arrive // the link's count of what RED takes
 			}
 			if l.mode == queueFull && l.arrive > 0 {
 				overflow += aPkts * max(l.arrive-l.capBps, 0) / l.arrive

@@ -323,13 +323,19 @@ func TestFluidLinkDownUp(t *testing.T) {
 }
 
 // model.RED keeps the average queue between its thresholds for a long-lived flow and makes it
-// lose by intensity rather than by overflow.
+// lose by intensity rather than by overflow; the link counts what RED takes, the flow's
+// every drop.
 func TestFluidRED(t *testing.T) {
 	sc := oneLink("reno", 10e6, 0.02, 100, 200)
 	sc.Links[0].Queue = model.QueueRED
 	res := runFluid(t, sc, fluid.Settings{Seed: 5, SampleS: 0.1})
-	if res.Links[0].DroppedPkts > 0 {
-		t.Errorf("RED queue overflowed: %.1f packets dropped by the tail", res.Links[0].DroppedPkts)
+	for _, s := range res.Trace {
+		if s.Link != "" && s.QueuePkts >= sc.Links[0].BufferPkts {
+			t.Fatalf("RED queue full at %.1f s: %.1f packets", s.TS, s.QueuePkts)
+		}
+	}
+	if l, f := res.Links[0].DroppedPkts, res.Flows[0].DroppedPkts; !(f > 0) || math.Abs(l-f) > 1e-6*f {
+		t.Errorf("the RED link counts %.3f dropped packets, its one flow %.3f: want the same, above 0", l, f)
 	}
 	if res.Flows[0].LossEvents < 10 {
 		t.Errorf("%d loss events in 200 s, want model.RED to drop regularly", res.Flows[0].LossEvents)
