@@ -1,6 +1,10 @@
 package fluid
 
-import "math"
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
 
 // foundLoss is a drop the counted form has seen and its sender has not found yet. Behind
 // a queue, or paced, a packet sender's sends come at an even pace, as the fluid's do, and it
@@ -33,16 +37,17 @@ func (s *system) lossFound(f *subflow, t float64, y []float64) {
 		s.loss(f, t, y)
 		return
 	}
-	switch repaired := t + 2*f.rtt; {
-	case t < f.recoverUntil && t < f.recoverPoint:
+	sent := t - s.waitBeforeLoss(f, y) // when the packet left its sender
+	switch repaired := sent + 2*f.rtt; {
+	case sent < f.recoverUntil && sent < f.recoverPoint:
 		f.recoverUntil = max(f.recoverUntil, repaired)
 		s.loss(f, t, y)
 	case f.reactAt < math.Inf(1):
 		f.found.holes++
 		f.found.until = max(f.found.until, repaired)
 	default:
-		f.reactAt = max(t+f.rtt, f.recoverUntil)
-		f.found = foundLoss{on: true, point: t + f.rtt}
+		f.reactAt = max(sent+f.rtt, f.recoverUntil, t)
+		f.found = foundLoss{on: true, point: sent + f.rtt}
 	}
 }
 
@@ -57,4 +62,45 @@ func (s *system) foundAt(f *subflow, t float64) float64 {
 	f.recoverUntil = max(f.recoverUntil, f.found.until)
 	f.found = foundLoss{}
 	return holes
+}
+
+// waitBefore is how long subflow f's packets wait in the queues of its path before link li,
+// s (state y): the fluid has no propagation, so a packet it drops at li at time t left its
+// sender that much earlier, and the sender finds the drop a round trip after sending it.
+func (s *system) waitBefore(f *subflow, li int, y []float64) float64 {
+	wait := 0.0
+	for _, lk := range f.links {
+		if lk == li {
+			break
+		}
+		if l := &s.links[lk]; l.capBps > 0 {
+			wait += y[l.off+lvQueue] / l.capBps
+		}
+	}
+	return wait
+}
+
+// waitBeforeLoss is waitBefore for a random or RED drop of subflow f, which its counter
+// does not place on one link: the mean over the links of its path weighted by what each
+// link's loss process takes from it now.
+func (s *system) waitBeforeLoss(f *subflow, y []float64) float64 {
+	sum, wait := 0.0, 0.0
+	for k, li := range f.links {
+		l := &s.links[li]
+		w := 0.0
+		if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
+			w += l.lossP * f.streams[k].offered
+		}
+		if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
+			w += l.lossPkt * f.streams[k].arrive
+		}
+		if w > 0 {
+			sum += w
+			wait += w * s.waitBefore(f, li, y)
+		}
+	}
+	if !(sum > 0) {
+		return 0
+	}
+	return wait / sum
 }

@@ -38,6 +38,37 @@ func TestFluidFindsADropARoundTripOn(t *testing.T) {
 	}
 }
 
+// The round trip runs from when the packet left its sender, and the fluid has no
+// propagation: a packet dropped downstream of a queue left the sender the queue's wait
+// earlier. The same NewReno flow with its queue on a first 10 Mb/s hop and the random loss
+// on a second, uncongested one: its loss events still pair with the packet engine's within
+// a quarter window (counting from the drop, they came about 0.8 windows late).
+func TestFluidFindsADropDownstreamOfTheQueue(t *testing.T) {
+	sc := &model.Scenario{Name: "two-hops", DurationS: 300,
+		Links: []model.Link{
+			{Name: "queue", CapacityBps: 10e6, DelayS: 0.01, BufferPkts: 2000},
+			{Name: "lossy", CapacityBps: 100e6, DelayS: 0.01, BufferPkts: 2000, Loss: model.LossRandom, LossP: 1e-4},
+		},
+		Paths: []model.Path{{Name: "p", Links: []string{"queue", "lossy"}}},
+		Flows: []model.Flow{{Name: "f", Algorithm: "newreno", Path: "p", WindowScaling: true, InitialCwnd: 100, InitialSsthresh: 100}},
+	}
+	fl := runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, RecordLosses: true, Seed: 2})
+	pk, err := packet.Run(context.Background(), sc, packet.Settings{RecordLosses: true, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fl.Losses) != len(pk.Losses) || len(fl.Losses) < 10 {
+		t.Fatalf("%d fluid and %d packet loss events, want the same number, at least 10", len(fl.Losses), len(pk.Losses))
+	}
+	for i, f := range fl.Losses {
+		p := pk.Losses[i]
+		if d := (p.DeliveredPkts - f.DeliveredPkts) / p.CwndPkts; math.Abs(d) > 0.25 {
+			t.Errorf("loss event %d: fluid at %.2f s, %.0f delivered, window %.1f; packet at %.2f s, %.0f delivered, window %.1f (%.2f windows apart)",
+				i, f.TS, f.DeliveredPkts, f.CwndPkts, p.TS, p.DeliveredPkts, p.CwndPkts, d)
+		}
+	}
+}
+
 // A route-aware sender resumes after an outage with its window as one burst (no ACK clock
 // paces it), and what the buffer cannot hold is lost: NewReno on 15 Mb/s and 10 ms with a
 // 50-packet buffer (BDP 68 packets of 512 bytes), its window near 62 packets when the link

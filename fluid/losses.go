@@ -134,21 +134,22 @@ func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 	s.startGoBackN(f, t, y, holes)
 }
 
-// overflowSynchronized schedules a loss for every flow crossing link li.
-func (s *system) overflowSynchronized(li int, t float64) {
+// overflowSynchronized schedules a loss for every flow crossing link li (state y).
+func (s *system) overflowSynchronized(li int, t float64, y []float64) {
 	for fi := range s.flows {
 		if f := &s.flows[fi]; f.active && slices.Contains(f.links, li) {
-			f.hearDrop(t)
+			f.hearDrop(t, s.waitBefore(f, li, y))
 		}
 	}
 }
 
-// hearDrop schedules subflow f's reaction to a queue's drop at time t: one round-trip time
-// later, from its duplicate ACKs, unless a reaction is already due or the drop falls in
-// the recovery it is in.
-func (f *subflow) hearDrop(t float64) {
+// hearDrop schedules subflow f's reaction to a queue's drop at time t of a packet that
+// waited wait seconds in the queues before it: a round trip after the packet left its
+// sender, from the duplicate ACKs of the packets behind it, unless a reaction is already
+// due or the drop falls in the recovery it is in.
+func (f *subflow) hearDrop(t, wait float64) {
 	if f.reactAt == math.Inf(1) && t >= f.recoverUntil {
-		f.reactAt = t + f.rtt
+		f.reactAt = t + max(f.rtt-wait, 0)
 		f.dropsDeaf = true
 	}
 }

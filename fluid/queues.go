@@ -35,7 +35,7 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 			y[l.off+lvQueue] = l.bufBytes
 			l.setContents(y, l.bufBytes)
 			if !s.sc.DropRule.Proportional() {
-				s.overflowSynchronized(li, t)
+				s.overflowSynchronized(li, t, y)
 			}
 		}
 	case queueFull:

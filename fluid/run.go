@@ -239,7 +239,7 @@ func (s *system) handle(ev int, t float64) {
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
 			f.drawDrop()
-			f.hearDrop(t)
+			f.hearDrop(t, 0)
 		case flowGuardDone:
 			f.completion = t - f.start
 			f.done = true
