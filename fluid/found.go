@@ -27,17 +27,17 @@ type foundLoss struct {
 }
 
 // lossFound is a random, periodic or RED drop of subflow f's packets at time t (y its
-// state). In the counted form, behind a queue or paced, a drop of the window a recovery
+// state), located on counter kind (dropRandom or dropPeriodic). In the counted form, behind a queue or paced, a drop of the window a recovery
 // repairs, or a pending finding will, is one more hole in it, found a round trip after it
 // and repaired a round trip later; any other drop is found a round trip later, starting a
 // new recovery then or, if the one under way lasts longer, where it ends (RFC 6582 §3.2).
 // Elsewhere the flow reacts at once (loss).
-func (s *system) lossFound(f *subflow, t float64, y []float64) {
+func (s *system) lossFound(f *subflow, t float64, y []float64, kind int) {
 	if !s.form.counted || f.timeoutDue || !(s.paced(f) || s.queued(f)) {
 		s.loss(f, t, y)
 		return
 	}
-	sent := t - s.waitBeforeLoss(f, y) // when the packet left its sender
+	sent := t - s.waitBeforeDrop(f, kind, y) // when the packet left its sender
 	switch repaired := sent + 2*f.rtt; {
 	case sent < f.recoverUntil && sent < f.recoverPoint:
 		f.recoverUntil = max(f.recoverUntil, repaired)
@@ -80,19 +80,33 @@ func (s *system) waitBefore(f *subflow, li int, y []float64) float64 {
 	return wait
 }
 
-// waitBeforeLoss is waitBefore for a random or RED drop of subflow f, which its counter
-// does not place on one link: the mean over the links of its path weighted by what each
-// link's loss process takes from it now.
-func (s *system) waitBeforeLoss(f *subflow, y []float64) float64 {
+// The counters a drop of a subflow is located on, which do not say on which link of its
+// path it fell (field.go).
+const (
+	dropRandom   = iota // random loss and RED (cntRandom)
+	dropPeriodic        // periodic loss (cntPeriodic)
+	dropOverflow        // the proportional rules' share of full queues' excess (cntOverflow)
+)
+
+// waitBeforeDrop is waitBefore for a drop of subflow f on counter kind: the mean over the
+// links of its path weighted by what each takes from it now, as the counter adds them up.
+func (s *system) waitBeforeDrop(f *subflow, kind int, y []float64) float64 {
 	sum, wait := 0.0, 0.0
 	for k, li := range f.links {
-		l := &s.links[li]
+		l, st := &s.links[li], &f.streams[k]
 		w := 0.0
-		if l.loss == model.LossRandom || l.loss == model.LossPeriodic {
-			w += l.lossP * f.streams[k].offered
-		}
-		if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
-			w += l.lossPkt * f.streams[k].arrive
+		switch {
+		case kind == dropRandom:
+			if l.loss == model.LossRandom {
+				w = l.lossP * st.offered
+			}
+			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
+				w += l.lossPkt * st.arrive
+			}
+		case kind == dropPeriodic && l.loss == model.LossPeriodic:
+			w = l.lossP * st.offered
+		case kind == dropOverflow && l.mode == queueFull && l.arrive > 0:
+			w = st.arrive * max(l.arrive-l.capBps, 0) / l.arrive
 		}
 		if w > 0 {
 			sum += w

@@ -232,14 +232,14 @@ func (s *system) handle(ev int, t float64) {
 		case flowGuardRandom:
 			y[c+cntRandom] = 0
 			s.drawRandomLoss(f)
-			s.lossFound(f, t, y)
+			s.lossFound(f, t, y, dropRandom)
 		case flowGuardPeriodic:
 			y[c+cntPeriodic] = 0
-			s.lossFound(f, t, y)
+			s.lossFound(f, t, y, dropPeriodic)
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
 			f.drawDrop()
-			f.hearDrop(t, 0)
+			f.hearDrop(t, s.waitBeforeDrop(f, dropOverflow, y))
 		case flowGuardDone:
 			f.completion = t - f.start
 			f.done = true
