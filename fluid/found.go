@@ -27,9 +27,10 @@ type foundLoss struct {
 }
 
 // lossFound is a random, periodic or RED drop of subflow f's packets at time t (y its
-// state), located on counter kind (dropRandom or dropPeriodic). In the counted form, behind a queue or paced, a drop of the window a recovery
-// repairs, or a pending finding will, is one more hole in it, found a round trip after it
-// and repaired a round trip later; any other drop is found a round trip later, starting a
+// state), located on counter kind (dropRandom or dropPeriodic). In the counted form,
+// behind a queue or paced, a drop of the window a recovery repairs, or a pending finding
+// will, is one more hole in it, found a round trip after its packet left the sender and
+// repaired a round trip later; any other drop is found a round trip after that, starting a
 // new recovery then or, if the one under way lasts longer, where it ends (RFC 6582 §3.2).
 // Elsewhere the flow reacts at once (loss).
 func (s *system) lossFound(f *subflow, t float64, y []float64, kind int) {
@@ -41,7 +42,7 @@ func (s *system) lossFound(f *subflow, t float64, y []float64, kind int) {
 	switch repaired := sent + 2*f.rtt; {
 	case sent < f.recoverUntil && sent < f.recoverPoint:
 		f.recoverUntil = max(f.recoverUntil, repaired)
-		s.loss(f, t, y)
+		s.loss(f, sent, y) // a hole, judged by when its packet was sent
 	case f.reactAt < math.Inf(1):
 		f.found.holes++
 		f.found.until = max(f.found.until, repaired)
