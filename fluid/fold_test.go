@@ -177,6 +177,20 @@ func BenchmarkFluid1000DistinctRTTs(b *testing.B) {
 	}
 }
 
+// BenchmarkFluidDistinctRTTsExact: the same dumbbell run exactly (no folding) at 50, 100
+// and 200 flows, to show how the cost grows with the flows when every flow's reaction is
+// its own solver stop: the steps grow with the flows and each costs every flow's work.
+func BenchmarkFluidDistinctRTTsExact(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			sc := dumbbell(n, "rtt-spread", false, model.DropSynchronized, 1e9, 100)
+			for b.Loop() {
+				runFluid(b, sc, fluid.Settings{Seed: 1})
+			}
+		})
+	}
+}
+
 // BenchmarkFluid1000FlowsLayouts: 1000 Reno flows starting together on a 1 Gb/s, 100 ms
 // bottleneck for 100 s, on each layout of dumbbell, with either drop rule. Folded, each
 // layout costs what its classes cost.
