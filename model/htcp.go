@@ -26,6 +26,18 @@ import "math"
 // 20%, so β is mostly 0.5: ns-2.35's H-TCP (the 2.6.2x module) backed off to 0.52·W on
 // average at p = 1e-3 (docs/simulators.md).
 //
+// ns3_rules 1 is ns-3.37's TcpHtcp (src/internet/model/tcp-htcp.cc), which differs from
+// Linux's module in three places. CongestionAvoidance adds max(1, MSS²/cwnd + α) bytes an
+// ACK, truncated to whole bytes: α is in bytes, not in packets a round, so the window
+// grows by 1 + α·W/MSS packets a round (about Reno's at α = 1, 4 at α = 57 and W = 60).
+// UpdateBeta keeps the adaptive β = RTT_min/RTT_max, unclamped, only when the cycle's
+// throughput (the bytes acknowledged in CA_OPEN since the last loss over the time since
+// it) rose above the previous cycle's but less than twice it — the test divides the two
+// uint32 rates, so any rise below 100% passes the 20% threshold — and 0.5 otherwise. Δ
+// counts from the loss (GetSsThresh sets m_lastCon), without RTT scaling. The cycle's
+// throughput is taken from the window's mean over the cycle, (W after the last cut + W at
+// the loss)/2, over the cycle less its recovery round trip.
+//
 // Fluid face, x = [W]: dW/dt = 2(1 − β)·α(Now − last loss)/RTT. Event face:
 // W += 2(1 − β)·α/W per packet acknowledged. Δ counts from the flow's start until the first
 // loss.
@@ -37,7 +49,7 @@ func init() {
 		a.Base = NewBase("htcp", "H-TCP: increase growing with the time since the last loss, adaptive backoff RTTmin/RTTmax (Leith & Shorten 2004)",
 			Real(&a.p.deltaL, "delta_l", 1, "s", 0, 1e3, src, "time after a loss during which the increase is Reno's"),
 			Real(&a.p.betaMin, "beta_min", 0.5, "1", 0.1, 0.95, src, "smallest fraction of the window kept after a loss"),
-			Real(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 0.95, src, "largest fraction of the window kept after a loss"),
+			Real(&a.p.betaMax, "beta_max", 0.8, "1", 0.1, 1, src, "largest fraction of the window kept after a loss"),
 			Switch(&a.p.bandwidthSwitch, "bandwidth_switch", 0, "Linux tcp_htcp.c htcp_beta_update (use_bandwidth_switch 1)",
 				"1: β = beta_min after a cycle whose peak throughput is outside ±20% of the previous one's, the adaptive β after two cycles within"),
 			Switch(&a.p.openClock, "open_clock", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_state, last_cong at TCP_CA_Open (1)",
@@ -46,21 +58,38 @@ func init() {
 				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"),
 			Switch(&a.p.rttScaling, "rtt_scaling", 0, "Linux tcp_htcp.c htcp_alpha_update (use_rtt_scaling 1)",
 				"1: α(Δ) scaled by RTT_min/100 ms as Linux's integer scale has it (×8/⌊0.8 s/RTT_min⌋, the scale within [4, 80]), at least 1"),
+			Real(&a.p.pipe, "pipe_deficit", 0, "packets", 0, 100, "ns-3.37 TcpSocketBase::EnterRecovery (BytesInFlight with SACK: 2)",
+				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
+			Switch(&a.p.ns3, "ns3_rules", 0, "ns-3.37 TcpHtcp (tcp-htcp.cc): CongestionAvoidance, UpdateBeta, UpdateAlpha",
+				"1: α in bytes an ACK on top of Reno's MSS²/cwnd, β adaptive only after a cycle whose throughput rose by less than 100%, 0.5 otherwise"),
 			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
-		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
+		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p, mss: DefaultMSSBytes} }}
 		return a
 	})
 }
 
 type htcpParams struct {
-	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, perAck float64
+	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, pipe, ns3, perAck float64
 }
 
 type htcp struct {
 	Base
 	WindowLaw
 	p htcpParams
+}
+
+// NewFluid and NewEvent hand the rule the flow's MSS, which ns3_rules' increase counts in.
+func (a *htcp) NewFluid(c FlowConfig) FluidLaw { return a.withMSS(c).NewFluid(c) }
+func (a *htcp) NewEvent(c FlowConfig) EventLaw { return a.withMSS(c).NewEvent(c) }
+
+func (a *htcp) withMSS(c FlowConfig) WindowLaw {
+	law, p, mss := a.WindowLaw, a.p, c.MSSBytes
+	if !(mss > 0) {
+		mss = DefaultMSSBytes
+	}
+	law.Rule = func() WindowRule { return &htcpRule{p: p, mss: mss} }
+	return law
 }
 
 var (
@@ -74,8 +103,12 @@ func (r *htcpRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 
 type htcpRule struct {
 	p        htcpParams
+	mss      float64 // bytes
 	lastLoss float64 // s
 	beta     float64
+	// ns3_rules: the window the cycle started from, packets, and the previous cycle's
+	// throughput, packets/s (0 before the first loss).
+	cycleStart, lastThroughput float64
 	// bandwidth_switch: the previous cycle's peak throughput, packets/s (0 before the
 	// first loss), and whether the last cycle passed the 20% test (Linux modeswitch).
 	lastRate float64
@@ -84,6 +117,7 @@ type htcpRule struct {
 
 func (r *htcpRule) Start(o Observation) {
 	r.lastLoss, r.beta, r.lastRate, r.steady = o.Now, r.p.betaMin, 0, false
+	r.cycleStart, r.lastThroughput = 0, 0
 }
 
 // HTCPAlpha is H-TCP's increase factor α(Δ) for Δ seconds since the last congestion event
@@ -98,6 +132,10 @@ func HTCPAlpha(delta, deltaL float64) float64 {
 
 func (r *htcpRule) PerRTT(w float64, o Observation) float64 {
 	a := 2 * (1 - r.beta) * r.factor(o)
+	if r.p.ns3 == 1 && w > 0 {
+		// ns-3 adds ⌊max(1, MSS²/cwnd + α)⌋ bytes an ACK, α at least 1, W ACKs a round.
+		return w * math.Floor(max(1, r.mss/w+max(a, 1))) / r.mss
+	}
 	if r.p.ackCount == 1 && w > 0 {
 		// Linux adds a packet once snd_cwnd_cnt·α ≥ 128·W, ⌈W/a⌉ ACKs, and then clears the
 		// counter on the ACK that added it: ⌈W/a⌉ + 1 ACKs a packet, W/a + 3/2 on average.
@@ -126,6 +164,11 @@ func (r *htcpRule) Reopen(o Observation) {
 func (r *htcpRule) Congestion(w float64, o Observation) float64 {
 	adaptive := min(max(MinimumRTT(o)/ClockRTT(o), r.p.betaMin), r.p.betaMax)
 	r.beta = adaptive
+	if r.p.ns3 == 1 {
+		r.beta = r.ns3Beta(w, o, adaptive)
+		r.lastLoss, r.cycleStart = o.Now, r.beta*max(w-r.p.pipe, 0)
+		return r.cycleStart
+	}
 	if r.p.bandwidthSwitch == 1 {
 		rate, last := w/ClockRTT(o), r.lastRate
 		r.lastRate = rate
@@ -140,9 +183,25 @@ func (r *htcpRule) Congestion(w float64, o Observation) float64 {
 	return r.beta * w
 }
 
-// Variants: H-TCP as Linux 2.6.2x's tcp_htcp.c has it (ns-2.35 TCP/Linux runs it);
-// docs/simulators.md compares it. ns-3.37's TcpHtcp (α in bytes per ACK, β from the pipe,
-// unclamped) has no parameter set here yet.
+// ns3Beta is TcpHtcp::UpdateBeta's β at a loss at window w: the adaptive β when the cycle's
+// throughput rose above the last cycle's by less than 100%, else beta_min.
+func (r *htcpRule) ns3Beta(w float64, o Observation, adaptive float64) float64 {
+	rtt := ClockRTT(o)
+	cycle := o.Now - r.lastLoss
+	thr := 0.0
+	if cycle > 0 {
+		thr = (r.cycleStart + w) / 2 / rtt * max(cycle-rtt, 0) / cycle
+	}
+	last := r.lastThroughput
+	r.lastThroughput = thr
+	if last > 0 && thr > last && thr < 2*last {
+		return adaptive
+	}
+	return r.p.betaMin
+}
+
+// Variants: H-TCP as Linux 2.6.2x's tcp_htcp.c has it (ns-2.35 TCP/Linux runs it), and
+// as ns-3.37's TcpHtcp has it (ns3_rules); docs/simulators.md compares them.
 func (a *htcp) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
@@ -150,5 +209,9 @@ func (a *htcp) Variants() []Variant {
 			Params: map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1,
 				"rtt_scaling": 1, "ss_per_ack": 1},
 			Recovery: RecoveryLinux},
+		{Name: "ns3", Source: "ns-3.37 TcpHtcp (tcp-htcp.cc): DefaultBackoff 0.5, ThroughputRatio 0.2 (an integer ratio), DeltaL 1 s; " +
+			"α bytes an ACK on top of MSS²/cwnd; β = RTT_min/RTT_max unclamped after a cycle whose throughput rose by less than 100%; Δ from the loss",
+			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 1, "delta_l": 1, "ns3_rules": 1, "pipe_deficit": 2, "ss_per_ack": 1},
+			Recovery: RecoveryPRR},
 	}
 }

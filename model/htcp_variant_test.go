@@ -126,3 +126,41 @@ func TestHTCPRTTScaling(t *testing.T) {
 		}
 	}
 }
+
+// ns-3.37's TcpHtcp (htcp@ns3): CongestionAvoidance adds ⌊max(1, MSS²/cwnd + α)⌋ bytes an
+// ACK, α in bytes and at least 1, and UpdateBeta keeps RTT_min/RTT_max, unclamped, only
+// after a cycle whose throughput rose above the last one's by less than 100%, else 0.5,
+// of the flight (the window less pipe_deficit 2).
+func TestHTCPNS3Rules(t *testing.T) {
+	alg, err := New("htcp@ns3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mss, rtt, base = 1460.0, 0.1, 0.09 // the adaptive β would be 0.9, above Linux's 0.8 clamp
+	r := &htcpRule{p: alg.(*htcp).p, mss: mss}
+	r.Start(Observation{})
+	at := func(s float64) Observation { return Observation{Now: s, RTT: rtt, BaseRTT: base} }
+	// Within Δ_L α is 1 byte an ACK beyond Reno's 1460/14 = 104.3: ⌊105.3⌋ bytes, 14 ACKs a round.
+	if got, want := r.PerRTT(14, at(0.5)), 14*105/mss; math.Abs(got-want) > 1e-12 {
+		t.Errorf("W = 14, Δ = 0.5 s: %.6f packets a round, want %.6f", got, want)
+	}
+	for i, c := range []struct {
+		t, w, beta float64 // loss time (s), window at the loss (packets), β wanted
+	}{
+		{1, 20, 0.5},     // no previous cycle
+		{3, 21, 0.9},     // throughput 90 → 142.5 packets/s: +58%
+		{4, 20, 0.9},     // → 167: +17%
+		{4.5, 17, 0.5},   // → 133: a fall
+		{10.5, 40, 0.9},  // → 234: +76%
+		{20.5, 100, 0.5}, // → 664: +184%, not below twice (the uint32 ratio is 1)
+	} {
+		if got := r.Congestion(c.w, at(c.t)); math.Abs(got-c.beta*(c.w-2)) > 1e-9 {
+			t.Errorf("loss %d at W = %g: W after %.4f, want β = %g of the flight %g", i, c.w, got, c.beta, c.w-2)
+		}
+	}
+	// After the last loss (β = 0.5) α at Δ = 3 s is 1 + 20 + 1 = 22 bytes an ACK:
+	// ⌊1460/60 + 22⌋ = 46 bytes, 60 ACKs a round; Linux would add 22 packets a round.
+	if got, want := r.PerRTT(60, at(23.5)), 60*46/mss; math.Abs(got-want) > 1e-12 {
+		t.Errorf("W = 60, Δ = 3 s: %.6f packets a round, want %.6f", got, want)
+	}
+}
