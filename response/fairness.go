@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/internal/settings"
@@ -25,10 +26,15 @@ type FairnessSettings struct {
 	Mode       string   // same (default), rtt or friendliness
 	Algorithms []string // default ["reno"]; one result each
 	Flows      int      // same mode: flows; default 3
-	StartGapS  float64  // same mode: flow i starts at i·StartGapS, s; default 0 (the CLI's: 10 s)
+	// StartGapS staggers the starts in every mode: flow i starts at i·StartGapS, s (the
+	// rtt mode's flows in the order of RTTsS, the friendliness mode's tested flow first);
+	// default 0 (the CLI's: 10 s in the same mode).
+	StartGapS float64
 	// RTTsS are the rtt mode's round-trip propagation times, s; default 50, 75, 100 ms.
-	// Each flow gets its own access link; the bottleneck's one-way delay becomes a quarter
-	// of the smallest RTT and each access delay makes up the rest of its flow's RTT.
+	// Each flow gets its own access link, whose one-way delay makes up the rest of its
+	// flow's RTT after the bottleneck's (BottleneckDelayS; in the rtt mode it defaults to
+	// a quarter of the smallest RTT, and may be at most half of it); the link to the
+	// receiver has none, and AccessDelayS is not used.
 	RTTsS []float64
 	// Against and AgainstFlows: the friendliness mode's competitors; default reno, 4.
 	Against      string
@@ -37,7 +43,12 @@ type FairnessSettings struct {
 	AccessBps, AccessDelayS         float64 // default 200 Mb/s, 10 ms
 	BottleneckBps, BottleneckDelayS float64 // default 100 Mb/s, 100 ms
 	BufferBDP                       float64 // default 1
-	MSSBytes                        float64 // payload per packet, bytes; default 1460
+	// BufferPkts is the bottleneck's buffer in packets instead, when > 0 (BufferBDP is then
+	// not used).
+	BufferPkts float64
+	MSSBytes   float64 // payload per packet, bytes; default 1460
+	// RwndBytes is every receiver's window, bytes (window scaling on); default 2^30.
+	RwndBytes float64
 	// HeaderBytes is the TCP/IP header every packet carries on the wire on top of its
 	// payload, bytes (model.Flow.HeaderBytes); default 0, the MSS is the whole packet.
 	// ns-2.35's TCP/Linux with timestamps sends 50 (40 + a 10-byte option): the shares
@@ -174,8 +185,17 @@ func (s *FairnessSettings) defaults() error {
 	settings.Default(&s.AccessBps, 200e6)
 	settings.Default(&s.AccessDelayS, 0.01)
 	settings.Default(&s.BottleneckBps, 100e6)
+	if s.Mode == ModeRTT {
+		least := slices.Min(s.RTTsS)
+		settings.Default(&s.BottleneckDelayS, least/4)
+		if s.BottleneckDelayS > least/2 {
+			return fmt.Errorf("%w: bottleneck delay %v s in the rtt mode, want at most half the smallest RTT (%v s): each access link makes up the rest of its RTT",
+				model.ErrSettings, s.BottleneckDelayS, least)
+		}
+	}
 	settings.Default(&s.BottleneckDelayS, 0.1)
 	settings.Default(&s.BufferBDP, 1)
+	settings.Default(&s.RwndBytes, model.DefaultScaledRwndBytes)
 	for _, q := range []struct {
 		name, unit string
 		v          float64
@@ -186,9 +206,11 @@ func (s *FairnessSettings) defaults() error {
 		{"bottleneck rate", "bit/s", s.BottleneckBps, s.BottleneckBps > 0},
 		{"bottleneck delay", "s", s.BottleneckDelayS, s.BottleneckDelayS > 0},
 		{"buffer", "bdp", s.BufferBDP, s.BufferBDP > 0},
+		{"buffer", "packets", s.BufferPkts, s.BufferPkts >= 0},
+		{"receiver window", "bytes", s.RwndBytes, s.RwndBytes > 0 && s.RwndBytes <= model.DefaultScaledRwndBytes},
 	} {
 		if !q.ok || math.IsInf(q.v, 0) {
-			return fmt.Errorf("%w: %s %v %s, want a finite value > 0 (0: the default)", model.ErrSettings, q.name, q.v, q.unit)
+			return fmt.Errorf("%w: %s %v %s, want a finite value > 0 (0: the default; a receiver window at most 2^30 bytes)", model.ErrSettings, q.name, q.v, q.unit)
 		}
 	}
 	if !(s.LossP >= 0 && s.LossP < 1) {
@@ -323,41 +345,39 @@ func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
 		DropRule:  s.DropRule,
 		SACK:      s.SACK,
 		Links: []model.Link{
-			{Name: "bottleneck", CapacityBps: s.BottleneckBps, DelayS: s.BottleneckDelayS, BufferBDP: s.BufferBDP},
+			{Name: "bottleneck", CapacityBps: s.BottleneckBps, DelayS: s.BottleneckDelayS, BufferBDP: s.BufferBDP, BufferPkts: s.BufferPkts},
 			{Name: "access-out", CapacityBps: s.AccessBps, DelayS: s.AccessDelayS, BufferBDP: 1},
 		},
 	}
 	if s.LossP > 0 {
 		sc.Links[0].Loss, sc.Links[0].LossP = model.LossRandom, s.LossP
 	}
-	addFlow := func(algo string, accessDelay, start float64) {
+	if s.BufferPkts > 0 {
+		sc.Links[0].BufferBDP = 0
+	}
+	addFlow := func(algo string, accessDelay float64) {
 		i := len(sc.Flows)
 		access := fmt.Sprintf("access-in-%d", i)
 		path := fmt.Sprintf("p%d", i)
 		sc.Links = append(sc.Links, model.Link{Name: access, CapacityBps: s.AccessBps, DelayS: accessDelay, BufferBDP: 1})
 		sc.Paths = append(sc.Paths, model.Path{Name: path, Links: []string{access, "bottleneck", "access-out"}})
 		sc.Flows = append(sc.Flows, model.Flow{Algorithm: algo, Params: s.Params[algo], Path: path,
-			StartS: start, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes, WindowScaling: true})
+			StartS: float64(i) * s.StartGapS, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes, RwndBytes: s.RwndBytes, WindowScaling: true})
 	}
 	switch s.Mode {
 	case ModeSame:
-		for i := 0; i < s.Flows; i++ {
-			addFlow(algo, s.AccessDelayS, float64(i)*s.StartGapS)
+		for range s.Flows {
+			addFlow(algo, s.AccessDelayS)
 		}
 	case ModeRTT:
-		minRTT := math.Inf(1)
-		for _, r := range s.RTTsS {
-			minRTT = min(minRTT, r)
-		}
-		sc.Links[0].DelayS = minRTT / 4
 		sc.Links[1].DelayS = 0
 		for _, r := range s.RTTsS {
-			addFlow(algo, r/2-minRTT/4, 0)
+			addFlow(algo, r/2-s.BottleneckDelayS)
 		}
 	case ModeFriendliness:
-		addFlow(algo, s.AccessDelayS, 0)
-		for i := 0; i < s.AgainstFlows; i++ {
-			addFlow(s.Against, s.AccessDelayS, 0)
+		addFlow(algo, s.AccessDelayS)
+		for range s.AgainstFlows {
+			addFlow(s.Against, s.AccessDelayS)
 		}
 	}
 	if err := sc.Validate(); err != nil {

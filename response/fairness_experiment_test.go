@@ -112,3 +112,55 @@ func TestFairnessExperimentBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Every mode states and runs what its settings ask: starts staggered by StartGapS (the
+// rtt mode's flows in the order of RTTsS, the friendliness mode's tested flow first), a
+// bottleneck buffer in packets, the rtt mode's bottleneck delay with each access delay
+// making up the rest of its RTT, and the receiver window. A window of 64 KiB on 1000-byte
+// packets (65.5 packets) caps each flow at rwnd/RTT, far below its share of the link:
+// 65,536·8/0.24 s = 2.18 Mb/s of payload in the friendliness mode.
+func TestFairnessExperimentControls(t *testing.T) {
+	rep, err := Fairness(context.Background(), FairnessSettings{Mode: ModeFriendliness, Algorithms: []string{"cubic"}, StartGapS: 5,
+		BufferPkts: 300, MSSBytes: 1000, RwndBytes: 64 << 10, DurationS: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := rep.Results[0].Experiment
+	if x.BottleneckBufferPkts != 300 || x.MSSBytes != 1000 || x.RwndPkts != 65.536 || len(x.Flows) != 5 || x.Flows[0].Algorithm != "cubic" {
+		t.Errorf("friendliness experiment: buffer %v packets, MSS %v B, rwnd %v packets, %d flows, first %s",
+			x.BottleneckBufferPkts, x.MSSBytes, x.RwndPkts, len(x.Flows), x.Flows[0].Algorithm)
+	}
+	for i, f := range x.Flows {
+		if f.StartS != 5*float64(i) {
+			t.Errorf("friendliness flow %d starts at %v s, want %v", i, f.StartS, 5*float64(i))
+		}
+	}
+	for _, sh := range rep.Results[0].Shares {
+		within(t, fmt.Sprintf("flow %d's throughput under a 64 KiB window", sh.Flow), sh.ThroughputBps, 65536*8/0.24, 0.01)
+	}
+
+	rep, err = Fairness(context.Background(), FairnessSettings{Mode: ModeRTT, RTTsS: []float64{0.04, 0.08}, BottleneckDelayS: 0.015,
+		StartGapS: 2, DurationS: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = rep.Results[0].Experiment
+	if x.BottleneckDelayS != 0.015 || x.OutDelayS != 0 || len(x.Flows) != 2 {
+		t.Fatalf("rtt experiment: bottleneck delay %v s, to the receiver %v s, %d flows", x.BottleneckDelayS, x.OutDelayS, len(x.Flows))
+	}
+	for i, want := range []struct{ start, access, rtt float64 }{{0, 0.005, 0.04}, {2, 0.025, 0.08}} {
+		f := x.Flows[i]
+		if f.StartS != want.start || math.Abs(f.AccessDelayS-want.access) > 1e-12 || math.Abs(f.RTTS-want.rtt) > 1e-12 {
+			t.Errorf("rtt flow %d: start %v s, access %v s, RTT %v s; want %+v", i, f.StartS, f.AccessDelayS, f.RTTS, want)
+		}
+	}
+	// Unset, the rtt mode's bottleneck delay is a quarter of the smallest RTT; more than
+	// half of it leaves an access link no delay to make up its RTT with.
+	if sc, err := (FairnessSettings{Mode: ModeRTT, RTTsS: []float64{0.04, 0.08}}).Scenario("reno"); err != nil || sc.Links[0].DelayS != 0.01 {
+		t.Errorf("rtt mode's default bottleneck delay: %v (%v), want 10 ms", sc.Links[0].DelayS, err)
+	}
+	if _, err := (FairnessSettings{Mode: ModeRTT, RTTsS: []float64{0.04}, BottleneckDelayS: 0.021}).Scenario("reno"); err == nil ||
+		!strings.Contains(err.Error(), "at most half the smallest RTT") {
+		t.Errorf("bottleneck delay 21 ms with a 40 ms RTT: %v, want an error", err)
+	}
+}

@@ -301,24 +301,38 @@ func fairnessCommand() *cli.Command {
 		Name:  "fairness",
 		Usage: "Jain's index, RTT fairness and TCP friendliness",
 		Description: "Runs flows on seed 000's dumbbell (access 200 Mb/s 10 ms, bottleneck 100 Mb/s 100 ms, " +
-			"buffer 1 BDP): --mode same (N flows of one algorithm, staggered starts), --mode rtt (one flow " +
-			"per RTT; the bottleneck's delay becomes a quarter of the smallest RTT and access delays make " +
-			"up the rest; the RTT-unfairness exponent is fitted from the shares, null when the RTTs are all " +
-			"equal) or --mode friendliness (the algorithm against --against reno:4). Shares and Jain's index " +
+			"buffer 1 BDP, 1460-byte packets, a 1 GiB receiver window): --mode same (N flows of one algorithm, " +
+			"starts 10 s apart), --mode rtt (one flow per RTT; the bottleneck's delay is a quarter of the smallest " +
+			"RTT unless --bottleneck-delay says, and each access delay makes up the rest of its RTT; the " +
+			"RTT-unfairness exponent is fitted from the shares, null when the RTTs are all equal) or --mode " +
+			"friendliness (the algorithm against --against reno:4). --start-gap staggers the starts in every " +
+			"mode (rtt: in the order of --rtts; friendliness: the tested flow first). Shares and Jain's index " +
 			"are measured from --measure-from (default: half the run) to the end, which must span two " +
-			"--window lengths; jain_series over windows.",
+			"--window lengths; jain_series over windows. The table's experiment line and the JSON's " +
+			"experiment state what ran: packets and headers, receiver window, every buffer in packets, each " +
+			"flow's start, access delay and RTT, the engine, SACK, jitter and seeds.",
 		Flags: []cli.Flag{
 			enumFlag("mode", response.ModeSame, fairnessModes, "experiment"),
 			algosFlag("reno", "algorithms, one run each"),
 			intFlag("flows", "3", 1, 10000, "same mode: number of flows"),
-			durationFlag("start-gap", "10s", nonNegative, "same mode: time between flow starts"),
+			func() cli.Flag {
+				f := durationFlag("start-gap", "", nonNegative, "time between flow starts")
+				f.DefaultText = "10s in the same mode, 0s in the others"
+				return f
+			}(),
 			listFlag("rtts", "50ms,75ms,100ms", durationKind, rttRange, "rtt mode: one flow per round-trip time"),
 			stringFlag("against", "reno:4", "friendliness mode: the competing flows, `ALGO:COUNT`"),
 			rateFlag("bottleneck", "100Mbps", positive, "bottleneck rate"),
-			durationFlag("bottleneck-delay", "100ms", bound{lo: 0, hi: maxRTT, loOpen: true}, "bottleneck one-way delay"),
+			func() cli.Flag {
+				f := durationFlag("bottleneck-delay", "", bound{lo: 0, hi: maxRTT, loOpen: true}, "bottleneck one-way delay")
+				f.DefaultText = "100ms; rtt mode: a quarter of the smallest RTT, at most half of it"
+				return f
+			}(),
 			rateFlag("access", "200Mbps", positive, "access link rate"),
-			durationFlag("access-delay", "10ms", bound{lo: 0, hi: maxRTT, loOpen: true}, "access link one-way delay"),
-			quantityFlag("buffer", "1bdp", bdpKind, positive, "bottleneck buffer in bandwidth-delay products"),
+			durationFlag("access-delay", "10ms", bound{lo: 0, hi: maxRTT, loOpen: true}, "access link one-way delay (same and friendliness modes)"),
+			bufferFlag("buffer", "1bdp", "bottleneck buffer"),
+			sizeFlag("mss", "1460B", positive, "payload per packet"),
+			sizeFlag("rwnd", "1GiB", bound{lo: 0, hi: model.DefaultScaledRwndBytes, loOpen: true}, "every receiver's window (window scaling on)"),
 			numberFlag("p", "0", probability, "random loss rate on the bottleneck (0: none)"),
 			enumFlag("drop-rule", string(model.DropSynchronized), model.DropRules, "drop-tail loss rule (random: proportional with the seed's draws)"),
 			durationFlag("duration", "1000s", positive, "simulated time"),
@@ -355,9 +369,20 @@ func fairnessAction(c *cli.Context) error {
 		Mode: enumOf(c, "mode"), Algorithms: algosOf(c), Flows: intOf(c, "flows"),
 		DropRule: model.DropRule(enumOf(c, "drop-rule")), Seed: seedOf(c), Workers: intOf(c, "workers"),
 		StartGapS: quantity(c, "start-gap"), BottleneckBps: quantity(c, "bottleneck"), BottleneckDelayS: quantity(c, "bottleneck-delay"),
-		AccessBps: quantity(c, "access"), AccessDelayS: quantity(c, "access-delay"), BufferBDP: quantity(c, "buffer"),
+		AccessBps: quantity(c, "access"), AccessDelayS: quantity(c, "access-delay"),
+		MSSBytes: quantity(c, "mss"), RwndBytes: quantity(c, "rwnd"),
 		LossP: quantity(c, "p"), DurationS: quantity(c, "duration"), RTTsS: listOf(c, "rtts"), Params: paramMap(c),
 		HeaderBytes: quantity(c, "header"), SACK: c.Bool("sack"), Engine: enumOf(c, "engine"), JitterS: quantity(c, "jitter"),
+	}
+	s.BufferPkts, s.BufferBDP = bufferOf(c, "buffer")
+	if !c.IsSet("start-gap") && s.Mode == response.ModeSame {
+		s.StartGapS = 10
+	}
+	if s.Mode == response.ModeRTT && c.IsSet("access-delay") {
+		return flagErr(c, "access-delay", "the rtt mode makes each access delay up from --rtts and --bottleneck-delay; drop it")
+	}
+	if !c.IsSet("bottleneck-delay") && s.Mode != response.ModeRTT {
+		s.BottleneckDelayS = 0.1
 	}
 	if s.Engine == response.EngineFluid {
 		s.Form = enumOf(c, "form")
@@ -374,7 +399,7 @@ func fairnessAction(c *cli.Context) error {
 		}
 		s.Seeds = seeds
 	}
-	for _, fm := range [][2]string{{"flows", response.ModeSame}, {"start-gap", response.ModeSame}, {"rtts", response.ModeRTT}, {"against", response.ModeFriendliness}} {
+	for _, fm := range [][2]string{{"flows", response.ModeSame}, {"rtts", response.ModeRTT}, {"against", response.ModeFriendliness}} {
 		if c.IsSet(fm[0]) && s.Mode != fm[1] {
 			return flagErr(c, fm[0], "only --mode %s uses it (this is --mode %s)", fm[1], s.Mode)
 		}
@@ -397,9 +422,14 @@ func fairnessAction(c *cli.Context) error {
 		return flagErr(c, "window", "want at most half the measured %s (from %s to --duration %s), so that the shares span two windows",
 			model.FormatDuration(span), model.FormatDuration(s.MeasureFromS), model.FormatDuration(s.DurationS))
 	}
-	if s.Mode == response.ModeSame && float64(s.Flows-1)*s.StartGapS >= s.DurationS {
-		return usagef("--flows %d with --start-gap %s: the last flow would start at %s, not before --duration %s", s.Flows,
-			model.FormatDuration(s.StartGapS), model.FormatDuration(float64(s.Flows-1)*s.StartGapS), model.FormatDuration(s.DurationS))
+	flows := map[string]int{response.ModeSame: s.Flows, response.ModeRTT: len(s.RTTsS), response.ModeFriendliness: 1 + s.AgainstFlows}[s.Mode]
+	if last := float64(flows-1) * s.StartGapS; last >= s.DurationS {
+		return usagef("%d flows with --start-gap %s: the last would start at %s, not before --duration %s", flows,
+			model.FormatDuration(s.StartGapS), model.FormatDuration(last), model.FormatDuration(s.DurationS))
+	}
+	if least := slices.Min(s.RTTsS); s.Mode == response.ModeRTT && s.BottleneckDelayS > least/2 {
+		return flagErr(c, "bottleneck-delay", "want at most half the smallest of --rtts (%s): each access link makes up the rest of its round trip",
+			model.FormatDuration(least))
 	}
 	algos := slices.Clone(s.Algorithms)
 	if s.Mode == response.ModeFriendliness {
@@ -472,6 +502,9 @@ func fairnessAction(c *cli.Context) error {
 		fmt.Fprintf(w, ", means over seeds %v", rep.Seeds)
 	}
 	fmt.Fprintln(w)
+	if len(rep.Results) > 0 {
+		fmt.Fprintln(w, "experiment:", fairnessExperimentLine(rep.Results[0].Experiment))
+	}
 	tw := newTable(w)
 	fmt.Fprintln(tw, "algorithm\tflows\tJain\tmin Jain (windows)\tutilisation\tshares (flow: algo, RTT, throughput)\textra")
 	for _, r := range rep.Results {
@@ -492,6 +525,30 @@ func fairnessAction(c *cli.Context) error {
 		return err
 	}
 	return writeFairnessReferences(w, rep)
+}
+
+// fairnessExperimentLine states a fairness experiment on one line, as a simulator would
+// need it: packets and header, receiver window, links with their buffers in packets, and
+// each flow's start, access delay and round trip.
+func fairnessExperimentLine(e response.FairnessExperiment) string {
+	var flows []string
+	for i, f := range e.Flows {
+		flows = append(flows, fmt.Sprintf("%d at %s, access %s, RTT %s", i, model.FormatDuration(f.StartS),
+			model.FormatDuration(f.AccessDelayS), model.FormatDuration(f.RTTS)))
+	}
+	line := fmt.Sprintf("%s B payload + %s B header a packet, receiver window %s packets; bottleneck %s %s, buffer %s packets; "+
+		"to the receiver %s %s, buffer %s packets; access %s, buffer %s packets; flows %s; measured %s to %s",
+		num(e.MSSBytes), num(e.HeaderBytes), num(e.RwndPkts), model.FormatRate(e.BottleneckBps),
+		model.FormatDuration(e.BottleneckDelayS), num(e.BottleneckBufferPkts), model.FormatRate(e.OutBps), model.FormatDuration(e.OutDelayS),
+		num(e.OutBufferPkts), model.FormatRate(e.Flows[0].AccessBps), num(e.Flows[0].AccessBufferPkts), strings.Join(flows, "; "),
+		model.FormatDuration(e.MeasureFromS), model.FormatDuration(e.DurationS))
+	if e.SACK {
+		line += "; SACK"
+	}
+	if e.JitterS > 0 {
+		line += "; send jitter " + model.FormatDuration(e.JitterS)
+	}
+	return line
 }
 
 // writeFairnessReferences prints, under a fairness table, each result's stored simulator

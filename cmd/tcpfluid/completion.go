@@ -169,6 +169,8 @@ func describeFlag(f cli.Flag) flagInfo {
 		return flagInfo{Kind: v.kind.noun, BaseUnit: baseUnits[v.kind.noun], Default: v.text}
 	case *listValue:
 		return flagInfo{Kind: v.kind.noun, BaseUnit: baseUnits[v.kind.noun], List: true, Default: v.text}
+	case *bufferValue:
+		return flagInfo{Kind: "buffer", BaseUnit: "bdp", Default: v.text}
 	case *intValue:
 		return flagInfo{Kind: "integer", Default: v.text}
 	case *seedValue:

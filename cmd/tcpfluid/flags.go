@@ -170,6 +170,46 @@ func flagValue[T any](c *cli.Context, name string) T {
 	return v
 }
 
+// bufferValue is a cli.Generic holding a queue limit in packets (500pkts) or in
+// bandwidth-delay products (1bdp), > 0 and with its unit: a bare number is refused.
+type bufferValue struct {
+	text      string
+	pkts, bdp float64
+}
+
+func (b *bufferValue) Set(s string) error {
+	s = strings.TrimSpace(s)
+	pkts, bdp, err := model.ParseBuffer(s)
+	if err != nil {
+		return problem(err)
+	}
+	if strings.TrimRight(s, "0123456789.") != s {
+		return errors.New("want packets or bandwidth-delay products with the unit, such as 500pkts or 1bdp")
+	}
+	if !(pkts+bdp > 0) || math.IsInf(pkts+bdp, 0) {
+		return errors.New("want a finite buffer > 0, such as 500pkts or 1bdp")
+	}
+	b.text, b.pkts, b.bdp = s, pkts, bdp
+	return nil
+}
+
+func (b *bufferValue) String() string { return b.text }
+
+// bufferFlag is a flag holding a buffer in packets or BDPs; def is the default as typed.
+func bufferFlag(name, def, usage string) *cli.GenericFlag {
+	b := &bufferValue{}
+	if err := b.Set(def); err != nil {
+		panic(fmt.Sprintf("--%s default %q: %v", name, def, err))
+	}
+	return &cli.GenericFlag{Name: name, Value: b, Usage: usage + ": `BUFFER` > 0, packets (500pkts) or bandwidth-delay products (1bdp)"}
+}
+
+// bufferOf is the value of a flag made by bufferFlag: packets or BDPs, the other 0.
+func bufferOf(c *cli.Context, name string) (pkts, bdp float64) {
+	b := flagValue[*bufferValue](c, name)
+	return b.pkts, b.bdp
+}
+
 // intValue is a cli.Generic holding a whole number in [lo, hi]; it reads 1e6 too.
 type intValue struct {
 	lo, hi int64
