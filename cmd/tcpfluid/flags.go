@@ -85,11 +85,25 @@ type kind struct {
 var (
 	durationKind = kind{"duration", "DURATION", model.ParseDurationUnit, model.FormatDuration, "100ms"}
 	rateKind     = kind{"rate", "RATE", model.ParseRateUnit, model.FormatRate, "100Mbps"}
-	sizeKind     = kind{"size", "SIZE", model.ParseSizeUnit, func(v float64) string { return num(v) + " B" }, "1460B"}
+	sizeKind     = kind{"size", "SIZE", model.ParseSizeUnit, formatBytes, "1460B"}
 	numberKind   = kind{"number", "X", model.ParseNumber, num, "1e-4"}
 	packetsKind  = kind{"number of packets", "PKTS", model.ParseNumber, num, "100"}
 	bdpKind      = kind{"buffer", "BDP", model.ParseBDP, func(v float64) string { return num(v) + "bdp" }, "1bdp"}
 )
+
+// formatBytes writes a size in the largest binary unit that divides it (1 GiB, 64 KiB),
+// else in bytes (1460 B).
+func formatBytes(v float64) string {
+	for _, u := range []struct {
+		name string
+		size float64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if v >= u.size && math.Mod(v, u.size) == 0 {
+			return num(v/u.size) + " " + u.name
+		}
+	}
+	return num(v) + " B"
+}
 
 // want is the error text of a value outside b.
 func (k kind) want(b bound) string {
