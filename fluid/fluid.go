@@ -53,6 +53,12 @@ type Settings struct {
 	// flow's propagation delay by less than this fraction and makes a dumbbell of distinct
 	// round-trip times cost its bins. 0 (the default) folds exact copies only; at most 0.5.
 	FoldDelay float64
+	// SendJitterS is a random wait, uniform on [0, SendJitterS] s, before each send of the
+	// senders that replicate ns-2.35 TCP/Linux (its overhead_; the linux variants'
+	// recoveries, model.RecoveryLinux and RecoveryLinuxMinCwnd). Their module is called
+	// only for ACKs that find the window full, so the ACKs that return while a send waits
+	// add nothing, and the counted form counts the rest (sendjitter.go); 0: none.
+	SendJitterS float64
 }
 
 // Watch is a window level of one flow, in packets.
@@ -113,6 +119,9 @@ func (set *Settings) resolve() error {
 	}
 	if !(set.FoldDelay >= 0 && set.FoldDelay <= 0.5) {
 		return fmt.Errorf("%w: fold delay %v, want a fraction from 0 to 0.5", model.ErrScenario, set.FoldDelay)
+	}
+	if !(set.SendJitterS >= 0) || math.IsInf(set.SendJitterS, 0) {
+		return fmt.Errorf("%w: send jitter %v s, want a finite value >= 0", model.ErrScenario, set.SendJitterS)
 	}
 	if set.StopAfterLosses < 0 {
 		return fmt.Errorf("%w: stop after %d losses: want >= 0", model.ErrScenario, set.StopAfterLosses)

@@ -83,8 +83,10 @@ func (fm form) resumesAt(f *subflow) float64 {
 // clock. queued reports whether a queue on the path is busy or full.
 //
 // In a go-back-N rebuild the law hears only a fraction of the ACKs (goBackN.heard), and a
-// round's heard ACKs compound as the others do.
-func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bool) float64 {
+// round's heard ACKs compound as the others do. A sender whose sends wait a random time
+// counts only the fraction counted of its ACKs (countedFraction, sendjitter.go): the
+// others add nothing.
+func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bool, counted float64) float64 {
 	plain := f.acked / f.ackRef
 	if !fm.counted {
 		return plain
@@ -94,7 +96,7 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	if !(d > 0) || !(dw > 0) {
 		return heard * plain
 	}
-	acks := f.acked / (f.wire * f.mult) // packets acknowledged per second, per member of a class
+	acks := counted * f.acked / (f.wire * f.mult) // packets acknowledged and counted per second, per member of a class
 	if queued {
 		return heard * d * acks / dw
 	}

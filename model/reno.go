@@ -113,11 +113,15 @@ func (a *renoFamily) impl() renoImpl {
 }
 
 // NewFluid is WindowLaw's fluid face, with ns-3's rules for its implementations
-// (renoNS3Rule).
+// (renoNS3Rule) and Linux's byte counting for its own (renoABCRule, bytecount.go).
 func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
 	l := a.WindowLaw
-	if impl := a.impl(); (impl == renoNS3Linux || impl == renoNS3New) && !a.RestartAfterLoss {
+	switch impl := a.impl(); {
+	case a.RestartAfterLoss:
+	case impl == renoNS3Linux || impl == renoNS3New:
 		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New} }
+	case impl == renoLinux:
+		l.Rule = func() WindowRule { return renoABCRule{} }
 	}
 	return l.NewFluid(c)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
 	"github.com/tcpfluid/tcpfluid/validate"
@@ -133,8 +134,10 @@ func FluidConverge(ctx context.Context, algo, form string, bw, rttS, mssBytes, l
 // the tested flows running tf (a variant of spec.Algorithm, "cubic@linux") with params,
 // the friendliness mode's competitors against (its variant of Reno), in the fluid engine
 // the random drop rule (a full queue's drops fall on flows at random in proportion to their
-// arrivals, as on a drop-tail queue whose senders jitter: ns-2's overhead_), and in the
-// packet engine the spec's jitter. Jain and Shares are the means over the seeds.
+// arrivals, as on a drop-tail queue whose senders jitter: ns-2's overhead_), and the spec's
+// jitter: the packet engine's senders wait it, the fluid's counted form counts the ACKs a
+// sender that waits it counts (fluid.Settings.SendJitterS). Jain and Shares are the means
+// over the seeds.
 func TcpfluidFairness(ctx context.Context, engine, form string, spec FairnessSpec, tf, against string, params map[string]float64, seeds []uint64) (*EngineStats, error) {
 	t0 := time.Now()
 	s := FairnessSettings(spec)
@@ -142,10 +145,11 @@ func TcpfluidFairness(ctx context.Context, engine, form string, spec FairnessSpe
 	if s.Mode == response.ModeFriendliness && against != "" {
 		s.Against = against
 	}
-	if engine == response.EnginePacket {
-		s.JitterS = spec.JitterS
-	} else {
+	if engine != response.EnginePacket {
 		s.DropRule = model.DropRandom
+	}
+	if engine == response.EnginePacket || form == fluid.FormHybridRecovery {
+		s.JitterS = spec.JitterS
 	}
 	rep, err := response.Fairness(ctx, s)
 	if err != nil {

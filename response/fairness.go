@@ -65,9 +65,10 @@ type FairnessSettings struct {
 	// Form is the fluid engine's form: fluid.FormHybrid (the default) or
 	// fluid.FormHybridRecovery, counted as a packet sender counts; the packet engine has none.
 	Form string
-	// JitterS is the packet engine's sender jitter (packet.Settings.JitterS, ns-2's
-	// overhead_): each data packet waits a further U(0, JitterS) s; default 0. The fluid
-	// has none to set.
+	// JitterS is the senders' jitter (ns-2's overhead_): in the packet engine each data
+	// packet waits a further U(0, JitterS) s (packet.Settings.JitterS); in the fluid's
+	// counted form the replicas of ns-2's TCP/Linux count the ACKs such a sender counts
+	// (fluid.Settings.SendJitterS); default 0.
 	JitterS float64
 	// Seeds runs every algorithm once per seed and adds the mean and spread over them
 	// (FairnessResult.OverSeeds); default [Seed].
@@ -258,8 +259,9 @@ func (s *FairnessSettings) defaults() error {
 	case s.Engine == EngineFluid && s.Form != fluid.FormHybrid && s.Form != fluid.FormHybridRecovery:
 		return fmt.Errorf("%w: form %q, want %s or %s", model.ErrSettings, s.Form, fluid.FormHybrid, fluid.FormHybridRecovery)
 	}
-	if s.JitterS > 0 && s.Engine != EnginePacket {
-		return fmt.Errorf("%w: jitter %v s with engine %s: only the packet engine sends packets to delay", model.ErrSettings, s.JitterS, s.Engine)
+	if s.JitterS > 0 && s.Engine == EngineFluid && s.Form != fluid.FormHybridRecovery {
+		return fmt.Errorf("%w: jitter %v s with engine %s in form %s: only the packet engine and the fluid's %s form count a jittered sender's packets",
+			model.ErrSettings, s.JitterS, s.Engine, s.Form, fluid.FormHybridRecovery)
 	}
 	if len(s.Seeds) == 0 {
 		s.Seeds = []uint64{s.Seed}
@@ -324,7 +326,7 @@ func (s *FairnessSettings) run(ctx context.Context, sc *model.Scenario, seed uin
 	if s.Engine == EnginePacket {
 		return packet.Run(ctx, sc, packet.Settings{Seed: seed, SampleS: s.WindowS, JitterS: s.JitterS, SACK: s.SACK})
 	}
-	return fluid.Run(ctx, sc, fluid.Settings{Seed: seed, SampleS: s.WindowS, SACK: s.SACK, Form: s.Form})
+	return fluid.Run(ctx, sc, fluid.Settings{Seed: seed, SampleS: s.WindowS, SACK: s.SACK, Form: s.Form, SendJitterS: s.JitterS})
 }
 
 // Scenario is the dumbbell Fairness runs for algo, validated (buffers resolved to

@@ -32,7 +32,8 @@ type FairnessExperiment struct {
 	DropRule             model.DropRule `json:"drop_rule"`
 	LossP                float64        `json:"loss_p"`
 	SACK                 bool           `json:"sack"`
-	// JitterS is the packet engine's sender jitter, s (0 for the fluid).
+	// JitterS is the senders' jitter, s (the packet engine's, or the one the fluid's
+	// counted form counts ACKs for).
 	JitterS float64 `json:"jitter_s"`
 	// Seeds are the seeds the result is the mean over, when there are several.
 	Seeds []uint64 `json:"seeds,omitempty"`
