@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
 )
@@ -216,11 +217,15 @@ func otherDiffs(r *response.FairnessResult, st *StoredFairness) []string {
 	if !x.SACK {
 		out = append(out, "no SACK, ns-2's TCP/Linux has it (--sack)")
 	}
-	if x.Engine != response.EnginePacket {
-		out = append(out, fmt.Sprintf("fluid engine (drop rule %s), ns-2 packets with a %s send jitter (--engine packet --jitter %s)",
-			x.DropRule, model.FormatDuration(e.JitterS), strings.ReplaceAll(model.FormatDuration(e.JitterS), " ", "")))
-	} else if !(math.Abs(x.JitterS-e.JitterS) <= 1e-9) {
-		out = append(out, fmt.Sprintf("send jitter %s, ns-2 %s", model.FormatDuration(x.JitterS), model.FormatDuration(e.JitterS)))
+	jitter := strings.ReplaceAll(model.FormatDuration(e.JitterS), " ", "")
+	switch {
+	case x.Engine != response.EnginePacket && x.Form != fluid.FormHybridRecovery:
+		out = append(out, fmt.Sprintf("fluid engine's %s form (drop rule %s), ns-2 packets with a %s send jitter (--form %s --jitter %s, or --engine packet --jitter %s)",
+			x.Form, x.DropRule, model.FormatDuration(e.JitterS), fluid.FormHybridRecovery, jitter, jitter))
+	case x.Engine != response.EnginePacket && x.DropRule != model.DropRandom:
+		out = append(out, fmt.Sprintf("fluid drop rule %s, ns-2's jittered drop tail drops at random (--drop-rule %s)", x.DropRule, model.DropRandom))
+	case !(math.Abs(x.JitterS-e.JitterS) <= 1e-9):
+		out = append(out, fmt.Sprintf("send jitter %s, ns-2 %s (--jitter %s)", model.FormatDuration(x.JitterS), model.FormatDuration(e.JitterS), jitter))
 	}
 	if math.Abs(x.RwndPkts-float64(e.RwndPkts)) > 0.5 && math.Min(x.RwndPkts, float64(e.RwndPkts)) < 10*x.BottleneckBufferPkts {
 		out = append(out, fmt.Sprintf("receiver window %.0f packets, ns-2 %d", x.RwndPkts, e.RwndPkts))

@@ -13,6 +13,8 @@ import (
 // access link, start and round trip, the packets on the wire and the engine.
 type FairnessExperiment struct {
 	Engine string `json:"engine"`
+	// Form is the fluid engine's form (none for the packet engine).
+	Form string `json:"form,omitempty"`
 	// MSSBytes is each packet's payload and HeaderBytes its TCP/IP header on the wire, bytes.
 	MSSBytes    float64 `json:"mss_bytes"`
 	HeaderBytes float64 `json:"header_bytes"`
@@ -56,7 +58,7 @@ type FairnessFlow struct {
 // (scenario).
 func (s *FairnessSettings) describe(sc *model.Scenario) FairnessExperiment {
 	bn, out := sc.Links[0], sc.Links[1]
-	e := FairnessExperiment{Engine: s.Engine, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes,
+	e := FairnessExperiment{Engine: s.Engine, Form: s.Form, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes,
 		BottleneckBps: bn.CapacityBps, BottleneckDelayS: bn.DelayS, BottleneckBufferPkts: bn.BufferPkts,
 		OutBps: out.CapacityBps, OutDelayS: out.DelayS, OutBufferPkts: out.BufferPkts,
 		DurationS: s.DurationS, MeasureFromS: s.MeasureFromS, DropRule: sc.DropRule, LossP: s.LossP,

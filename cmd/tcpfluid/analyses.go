@@ -352,7 +352,7 @@ func fairnessCommand() *cli.Command {
 			boolFlag("sack", "senders with selective acknowledgements, as ns-2's TCP/Linux and ns-3's"),
 			enumFlag("engine", response.EngineFluid, []string{response.EngineFluid, response.EnginePacket}, "tcpfluid engine"),
 			enumFlag("form", fluid.FormHybrid, []string{fluid.FormHybrid, fluid.FormHybridRecovery}, "fluid engine's form (hybrid-recovery: counted as a packet sender counts, what validate runs)"),
-			durationFlag("jitter", "0s", nonNegative, "packet engine: each data packet waits a further uniform random time up to this (ns-2's overhead_; the reference set's 240us)"),
+			durationFlag("jitter", "0s", nonNegative, "senders' jitter, ns-2's overhead_ (the reference set's 240us): in the packet engine each data packet waits a further uniform random time up to this; in the fluid's hybrid-recovery form the linux variants count only the ACKs ns-2's jittered sender counts"),
 			boolFlag("compare-ns2", "set each result beside the stored ns-2 run of the same experiment (testdata/reference/ns2/fairness-MODE-ALGO.json, "+
 				"embedded): Jain's index and shares over its seeds, the differences of the means and a verdict against the 0.05 target; "+
 				"the stored experiment is --mss 1460B --header 50B --sack with the default links and flows"),
@@ -389,8 +389,9 @@ func fairnessAction(c *cli.Context) error {
 	} else if c.IsSet("form") {
 		return flagErr(c, "form", "the packet engine has no forms; drop --form or use --engine %s", response.EngineFluid)
 	}
-	if s.JitterS > 0 && s.Engine != response.EnginePacket {
-		return flagErr(c, "jitter", "only --engine %s sends packets to delay (this is --engine %s)", response.EnginePacket, s.Engine)
+	if s.JitterS > 0 && s.Engine == response.EngineFluid && s.Form != fluid.FormHybridRecovery {
+		return flagErr(c, "jitter", "only --engine %s and the fluid's --form %s count a jittered sender's packets (this is the %s form)",
+			response.EnginePacket, fluid.FormHybridRecovery, s.Form)
 	}
 	if c.IsSet("seeds") {
 		seeds, err := parseSeeds(c.String("seeds"))
