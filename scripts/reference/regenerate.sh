@@ -4,11 +4,11 @@
 # process at a time (one core). Existing files are kept, so an interrupted run resumes:
 # FORCE=1 re-runs everything. STAGES limits the stages (default: all, in this order):
 #   ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4
-#   ns3-converge ns3-slow ns3-bbr ns3-scenario
+#   ns3-p1e-5 ns3-converge ns3-slow ns3-bbr ns3-scenario
 # (ns2-response: p = 1e-2 to 1e-4; ns3-response: 1e-2 and 1e-3).
 # Needs: apt-get install ns2 libns3-dev g++. Times on one core of the 2-core reference
 # machine (shared, nice 5): ns2-response 25 min, ns2-converge 20, ns2-p1e-5 15,
-# ns3-response 10, ns2-fairness 30, ns2-p1e-6 35, ns3-p1e-4 10, ns3-converge 25, ns3-slow 30,
+# ns3-response 10, ns2-fairness 30, ns2-p1e-6 45, ns3-p1e-4 10, ns3-p1e-5 30, ns3-converge 25, ns3-slow 30,
 # ns3-bbr 35, ns3-scenario 15 (the modern built-ins, 0.5 to 2 s of wall time per simulated s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ out=testdata/reference
 mkdir -p "$out/ns2" "$out/ns3"
 bin=$(mktemp -d)/tcpfluid
 go build -o "$bin" ./cmd/tcpfluid
-STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-converge ns3-slow ns3-bbr ns3-scenario"}
+STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-p1e-5 ns3-converge ns3-slow ns3-bbr ns3-scenario"}
 
 run() { # run FILE ARGS...: one reference command into FILE, unless it exists
   local file=$1; shift
@@ -58,7 +58,7 @@ if has ns2-converge; then
 fi
 ns3_response() { # ns3_response P...
   for p in "$@"; do
-    case $p in 1e-2) n=1000;; 1e-3) n=300;; 1e-4) n=100;; esac
+    case $p in 1e-2) n=1000;; 1e-3) n=300;; 1e-4) n=100;; 1e-5) n=60;; esac
     for a in $ns3_algos; do
       run "$out/ns3/response-$a-p$p.json" --sim ns3 --experiment response --algo "$a" --p "$p" --losses "$n" --engines fluid,packet --tcpfluid-params ns3
     done
@@ -75,6 +75,7 @@ fi
 if has ns2-p1e-5; then ns2_response 1e-5; fi
 if has ns2-p1e-6; then ns2_response 1e-6; fi
 if has ns3-p1e-4; then ns3_response 1e-4; fi
+if has ns3-p1e-5; then ns3_response 1e-5; fi
 if has ns3-converge; then
   # ns-3 moves about 2·10^4 packets per second of wall time here: 100 Mb/s (BDP 833
   # packets) instead of 1 Gb/s.
