@@ -25,7 +25,9 @@ import (
 //     the sender slow-starts, one packet per ACK, back to s with its law held (Linux's
 //     modules grow in slow start by tcp_slow_start, not by their law): counted per round as
 //     the form counts slow start on a free path (clock), W − ½ doubles per RTT R. Reno's
-//     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3.
+//     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3. A loss
+//     found in that slow start reduces from the window it has reached, not from s: Linux's
+//     ssthresh() reads snd_cwnd (losses.go).
 //   - model.RecoveryPRR (RFC 6937 with the SSRB bound, ns-3.37 TcpPrrRecovery): each ACK
 //     that delivers d packets lets d·s/RecoverFS out, RecoverFS = W, so the pipe falls
 //     from W to s in proportion to the packets delivered, W − (W − s)·u; then cwnd = s.
@@ -118,6 +120,12 @@ func (r *simRec) sendPace(t float64) (w float64, ok bool) {
 		return 0, false
 	}
 	return r.a - r.fall*(r.t1-r.t0), true
+}
+
+// rebuilding reports whether at time t the sender slow-starts back to its law's window
+// after a RecoveryLinuxMinCwnd recovery.
+func (r *simRec) rebuilding(t float64) bool {
+	return r.on && t >= r.t1 && t < r.rebuildUntil
 }
 
 // holdUntil is when the law takes over from a slow start back after the recovery, s; 0

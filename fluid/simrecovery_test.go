@@ -295,3 +295,48 @@ func TestSimRecoveryLostRetransmission(t *testing.T) {
 		})
 	}
 }
+
+// A loss found while the sender slow-starts back to ssthresh after a RecoveryLinuxMinCwnd
+// recovery reduces from the window that slow start has reached, as Linux's ssthresh()
+// reads snd_cwnd: scalable@linux from 40 packets restarts at 23 after the first loss
+// (ssthresh 35) and doubles back towards 35; periodic loss puts the second loss 28
+// packets after the first, 1.3 RTT on, in that slow start, at w ≈ 25–30: ssthresh
+// ⌊w⌋ − ⌊w⌋>>3, not 35 − 35>>3 = 31.
+func TestSimRecoveryLossInSlowStartBack(t *testing.T) {
+	sc := &model.Scenario{
+		Name: "simrecovery-rebuild",
+		Links: []model.Link{{Name: "l0", CapacityBps: 1e12, DelayS: simRecRTT / 2, BufferPkts: 1e6,
+			Loss: model.LossPeriodic, LossP: 1.0 / 28}},
+		Paths: []model.Path{{Name: "p0", Links: []string{"l0"}}},
+		Flows: []model.Flow{{Name: "f", Algorithm: "scalable@linux", Path: "p0", MSSBytes: 1460, WindowScaling: true,
+			InitialCwnd: 40, InitialSsthresh: 40}},
+		DurationS: 3 * simRecRTT,
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Form: fluid.FormHybridRecovery, InjectLoss: []int{0},
+		RecordLosses: true, SampleS: simRecRTT / 64, RelTol: 1e-10, AbsTol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Losses) < 2 {
+		t.Fatalf("%d loss events, want 2", len(res.Losses))
+	}
+	second := res.Losses[1]
+	u := second.TS / simRecRTT
+	if !(u > 1 && u < 1+math.Log2(34.5/22.5)) || !(second.CwndPkts < 35) {
+		t.Fatalf("second loss at %.3f RTT, window %.3f: want it in the slow start back to 35 (1 to %.3f RTT)", u, second.CwndPkts, 1+math.Log2(34.5/22.5))
+	}
+	w := math.Floor(second.CwndPkts)
+	want := w - math.Floor(w/8)
+	for _, s := range res.Trace {
+		if s.Flow == 0 && s.TS > second.TS {
+			if s.Ssthresh != want {
+				t.Errorf("ssthresh %v after a loss at window %.3f, want %v", s.Ssthresh, second.CwndPkts, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no sample after the second loss at %v s", second.TS)
+}

@@ -74,6 +74,7 @@ var (
 	_ ResponseReferencer = (*compound)(nil)
 	_ FluidLaw           = (*compoundFluid)(nil)
 	_ EventLaw           = (*compoundEvent)(nil)
+	_ WindowReducer      = (*compoundEvent)(nil)
 )
 
 // ResponseReference is the loss-driven bound Tan et al. derive for their defaults
@@ -226,6 +227,21 @@ func (e *compoundEvent) OnLoss(Observation) {
 	cwnd, delay := e.p.split(e.cwnd+e.dwnd, e.dwnd)
 	win := e.win.Loss(cwnd+delay, false)
 	e.cwnd, e.dwnd = win-delay, delay
+}
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's total
+// (WindowReducer), its parts first reconciled with it as tcp_compound_cong_avoid does on
+// every call: all Reno when either part exceeds the window, else the Reno part what dwnd
+// leaves.
+func (e *compoundEvent) OnLossFrom(cwnd float64, o Observation) {
+	if e.cwnd+e.dwnd > cwnd {
+		if e.cwnd > cwnd || e.dwnd > cwnd {
+			e.cwnd, e.dwnd = cwnd, 0
+		} else {
+			e.cwnd = cwnd - e.dwnd
+		}
+	}
+	e.OnLoss(o)
 }
 
 func (e *compoundEvent) OnTimeout(Observation) {

@@ -162,6 +162,7 @@ type renoCounted struct {
 var (
 	_ EventLaw      = (*renoCounted)(nil)
 	_ FlightReducer = (*renoCounted)(nil)
+	_ WindowReducer = (*renoCounted)(nil)
 )
 
 func (e *renoCounted) Cwnd() float64     { return e.cwnd }
@@ -231,6 +232,13 @@ func (e *renoCounted) reduced(w float64) float64 {
 // Linux's slow start runs while cwnd ≤ ssthresh, so the first ACK after recovery still
 // adds a packet.
 func (e *renoCounted) OnLoss(Observation) { e.reduce(e.reduced(e.cwnd)) }
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's
+// (WindowReducer).
+func (e *renoCounted) OnLossFrom(cwnd float64, o Observation) {
+	e.cwnd = min(e.cwnd, cwnd)
+	e.OnLoss(o)
+}
 
 // OnLossInFlight is OnLoss for the ns-3 TcpNewReno, whose ssthresh halves the packets in
 // flight; the others halve their window whatever is in flight.

@@ -72,6 +72,7 @@ var (
 	_ ConvergeReferencer = (*vegas)(nil)
 	_ FluidLaw           = (*vegasFluid)(nil)
 	_ EventLaw           = (*vegasEvent)(nil)
+	_ WindowReducer      = (*vegasEvent)(nil)
 )
 
 // Recovery: Vegas falls back to Reno's recovery on a loss.
@@ -349,6 +350,13 @@ func (e *vegasEvent) lagStep(prev, diff float64) {
 	case target < e.cwnd:
 		e.cwnd = max(e.cwnd-1, MinLossWindow)
 	}
+}
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's
+// (WindowReducer).
+func (e *vegasEvent) OnLossFrom(cwnd float64, o Observation) {
+	e.cwnd = min(e.cwnd, cwnd)
+	e.OnLoss(o)
 }
 
 func (e *vegasEvent) OnLoss(Observation) {

@@ -59,6 +59,17 @@ type Window struct {
 	OnePerAck bool
 }
 
+// WindowReducer is implemented by event laws whose reduction at a loss can start from a
+// window the sender holds apart from the law's. Linux's ssthresh() reads snd_cwnd, and
+// after a recovery under min_cwnd (model.RecoveryLinuxMinCwnd) snd_cwnd slow-starts from
+// about half the window back to ssthresh while the module's law waits (ns-2.35
+// LinuxTcpAgent::tcp_fastretrans_alert, tcp_moderate_cwnd, then tcp_slow_start): a loss
+// found in that slow start reduces from the window it has reached, not from ssthresh. The
+// packet engine calls OnLossFrom instead of OnLoss for such a loss.
+type WindowReducer interface {
+	OnLossFrom(cwnd float64, o Observation)
+}
+
 // onePerAckParam is the parameter that sets Window.OnePerAck, for the laws whose
 // implementations slow-start by one packet per ACK (ns-3's TcpNewReno-derived classes and
 // TcpBic, ns-2.35 TCP/Linux's modules).

@@ -126,6 +126,7 @@ var (
 	_ AckIncrement  = (*windowFluid)(nil)
 	_ RecoveryEnder = (*windowFluid)(nil)
 	_ EventLaw      = (*windowEvent)(nil)
+	_ WindowReducer = (*windowEvent)(nil)
 )
 
 func (f *windowFluid) Vars() int { return 1 }
@@ -230,6 +231,13 @@ func (e *windowEvent) OnLoss(o Observation) {
 	e.begin(o)
 	e.cwnd = e.win.Loss(e.rule.Congestion(e.cwnd, o), e.restart)
 	e.reopen = true
+}
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's
+// (WindowReducer).
+func (e *windowEvent) OnLossFrom(cwnd float64, o Observation) {
+	e.cwnd = min(e.cwnd, cwnd)
+	e.OnLoss(o)
 }
 
 func (e *windowEvent) OnTimeout(o Observation) {
