@@ -127,10 +127,15 @@ func (p *compoundParams) smoothDelayStep(win, diff, dwnd float64) float64 {
 // window dwnd, the total at least minLossWindow, with stale_epoch's increment.
 func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
 	cwnd, delay = p.halve(win, dwnd)
+	return cwnd, delay + p.staleIncrement(win)
+}
+
+// staleIncrement is stale_epoch's addition to dwnd after a loss at total window win.
+func (p *compoundParams) staleIncrement(win float64) float64 {
 	if p.stale == 1 {
-		delay += p.delayGrowth((2-p.beta)*win) - p.delayGrowth((1-p.beta)*win)
+		return p.delayGrowth((2-p.beta)*win) - p.delayGrowth((1-p.beta)*win)
 	}
-	return cwnd, delay
+	return 0
 }
 
 // halve is the loss's reduction of cwnd and dwnd.
@@ -223,10 +228,13 @@ func (e *compoundEvent) OnAck(acked float64, o Observation) {
 	}
 }
 
+// OnLoss: ssthresh is the halved total (tcp_reno_ssthresh); stale_epoch's increment comes
+// on top of it in dwnd, as the module's first update after the recovery adds it.
 func (e *compoundEvent) OnLoss(Observation) {
-	cwnd, delay := e.p.split(e.cwnd+e.dwnd, e.dwnd)
-	win := e.win.Loss(cwnd+delay, false)
-	e.cwnd, e.dwnd = win-delay, delay
+	win := e.cwnd + e.dwnd
+	cwnd, delay := e.p.halve(win, e.dwnd)
+	total := e.win.Loss(cwnd+delay, false)
+	e.cwnd, e.dwnd = total-delay, delay+e.p.staleIncrement(win)
 }
 
 // OnLossFrom reduces from the sender's window cwnd when it is below the law's total
