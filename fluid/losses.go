@@ -53,7 +53,12 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
 	if s.simRecovers(f) {
-		f.sr.start(f.recovery, t, f.rtt, w0, min(x[f.sub], f.rwnd))
+		resume := min(x[f.sub], f.rwnd)
+		ss := model.SsthreshOf(f.law, f.sub)
+		if !(ss > 0 && ss < resume) {
+			ss = resume
+		}
+		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume)
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}

@@ -69,9 +69,11 @@ func (s *system) simRecovers(f *subflow) bool {
 	return s.form.counted && f.nSub == 1 && simStyle(f.recovery) && !s.paced(f)
 }
 
-// start begins the recovery of a loss at time t lasting rtt s, from window w0 to the
-// law's window ss (packets).
-func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
+// start begins the recovery of a loss at time t lasting rtt s, from window w0, with the
+// law's ssthresh ss and the window it resumes at (packets): ss, or with Linux's slow start
+// through ssthresh (model.Window.ThroughSsthresh) ss + 1, which the sender reaches at the
+// recovery's first ACK after it, or by the slow start back after min_cwnd.
+func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume float64) {
 	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
 	switch style {
 	case model.RecoveryPRR:
@@ -88,9 +90,9 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
 		return
 	}
 	pipe := max(r.floor, w0/2)
-	r.end = min(ss, pipe+linuxMaxBurst)
-	if r.end < ss && r.end > 0.5 {
-		r.rebuildUntil = r.t1 + rtt*math.Log2((ss-0.5)/(r.end-0.5))
+	r.end = min(resume, pipe+linuxMaxBurst)
+	if r.end < resume && r.end > 0.5 {
+		r.rebuildUntil = r.t1 + rtt*math.Log2((resume-0.5)/(r.end-0.5))
 	}
 }
 

@@ -46,7 +46,10 @@ func init() {
 				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"),
 			Switch(&a.p.rttScaling, "rtt_scaling", 0, "Linux tcp_htcp.c htcp_alpha_update (use_rtt_scaling 1)",
 				"1: α(Δ) scaled by RTT_min/100 ms as Linux's integer scale has it (×8/⌊0.8 s/RTT_min⌋, the scale within [4, 80]), at least 1"),
-			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
+			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"),
+			throughSsthreshParam(&a.p.through, "Linux 2.6.2x htcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
+			Switch(&a.p.whole, "whole_packets", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_recalc_ssthresh (snd_cwnd·beta) >> 7 in u32 (1)",
+				"1: β in whole 128ths (⌊128·β⌋) and a loss at W leaves ⌊⌊W⌋·β⌋ packets"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p} }}
 		return a
@@ -54,7 +57,7 @@ func init() {
 }
 
 type htcpParams struct {
-	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, perAck float64
+	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, perAck, through, whole float64
 }
 
 type htcp struct {
@@ -68,9 +71,12 @@ var (
 	_ Varianter         = (*htcp)(nil)
 	_ RecoveryOpener    = (*htcpRule)(nil)
 	_ PerAckSlowStarter = (*htcpRule)(nil)
+	_ ThroughSsthresher = (*htcpRule)(nil)
 )
 
 func (r *htcpRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
+
+func (r *htcpRule) SlowStartThroughSsthresh() bool { return r.p.through == 1 }
 
 type htcpRule struct {
 	p        htcpParams
@@ -137,6 +143,11 @@ func (r *htcpRule) Congestion(w float64, o Observation) float64 {
 		}
 	}
 	r.lastLoss = o.Now
+	if r.p.whole == 1 {
+		// Linux: ca->beta in 128ths, ssthresh = (snd_cwnd·beta) >> 7.
+		b := math.Floor(128*r.beta+1e-9) / 128
+		return math.Floor(math.Floor(w) * b)
+	}
 	return r.beta * w
 }
 
@@ -148,7 +159,7 @@ func (a *htcp) Variants() []Variant {
 		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
 			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, use_rtt_scaling 1, Δ_L 1 s, Δ from the return to TCP_CA_Open (htcp_state); no min_cwnd",
 			Params: map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1,
-				"rtt_scaling": 1, "ss_per_ack": 1},
+				"rtt_scaling": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1},
 			Recovery: RecoveryLinux},
 	}
 }

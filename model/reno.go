@@ -113,14 +113,30 @@ func (a *renoFamily) impl() renoImpl {
 }
 
 // NewFluid is WindowLaw's fluid face, with ns-3's rules for its implementations
-// (renoNS3Rule).
+// (renoNS3Rule) and Linux's slow start through ssthresh (renoLinuxRule).
 func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
 	l := a.WindowLaw
-	if impl := a.impl(); (impl == renoNS3Linux || impl == renoNS3New) && !a.RestartAfterLoss {
+	switch impl := a.impl(); {
+	case a.RestartAfterLoss:
+	case impl == renoNS3Linux || impl == renoNS3New:
 		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New} }
+	case impl == renoLinux:
+		l.Rule = func() WindowRule { return renoLinuxRule{} }
 	}
 	return l.NewFluid(c)
 }
+
+// renoLinuxRule is Reno's rule as Linux counts it, for the fluid face: the reduction in
+// whole packets, ⌊⌊W⌋/2⌋ (tcp_reno_ssthresh), and slow start through ssthresh
+// (Window.ThroughSsthresh: tcp_reno_cong_avoid calls tcp_slow_start while snd_cwnd <=
+// snd_ssthresh), the packet renoCounted's first ACK after the recovery adds.
+type renoLinuxRule struct{ renoRule }
+
+func (renoLinuxRule) Congestion(w float64, _ Observation) float64 {
+	return math.Floor(math.Floor(w) / 2)
+}
+
+func (renoLinuxRule) SlowStartThroughSsthresh() bool { return true }
 
 // NewEvent is the event face of the implementation (renoCounted), or WindowLaw's.
 func (a *renoFamily) NewEvent(c FlowConfig) EventLaw {
