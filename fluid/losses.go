@@ -43,12 +43,22 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	f.gbn.lossEvent(w0, f.droppedAtEvent)
 	f.dropsDeaf = true
 	s.countLoss(f, t, y)
+	if s.simRecovers(f) && f.sr.rebuilding(t) {
+		// Linux's ssthresh() reads snd_cwnd, which after ns-2's min_cwnd recovery slow-starts
+		// back to ssthresh outside the law: the reduction starts from the window reached.
+		x[f.sub] = min(x[f.sub], w0)
+	}
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
 	if s.simRecovers(f) {
-		f.sr.start(f.recovery, t, f.rtt, w0, min(x[f.sub], f.rwnd))
+		resume := min(x[f.sub], f.rwnd)
+		ss := model.SsthreshOf(f.law, f.sub)
+		if !(ss > 0 && ss < resume) {
+			ss = resume
+		}
+		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume)
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}

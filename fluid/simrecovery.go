@@ -25,7 +25,9 @@ import (
 //     the sender slow-starts, one packet per ACK, back to s with its law held (Linux's
 //     modules grow in slow start by tcp_slow_start, not by their law): counted per round as
 //     the form counts slow start on a free path (clock), W − ½ doubles per RTT R. Reno's
-//     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3.
+//     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3. A loss
+//     found in that slow start reduces from the window it has reached, not from s: Linux's
+//     ssthresh() reads snd_cwnd (losses.go).
 //   - model.RecoveryPRR (RFC 6937 with the SSRB bound, ns-3.37 TcpPrrRecovery): each ACK
 //     that delivers d packets lets d·s/RecoverFS out, RecoverFS = W, so the pipe falls
 //     from W to s in proportion to the packets delivered, W − (W − s)·u; then cwnd = s.
@@ -67,9 +69,11 @@ func (s *system) simRecovers(f *subflow) bool {
 	return s.form.counted && f.nSub == 1 && simStyle(f.recovery) && !s.paced(f)
 }
 
-// start begins the recovery of a loss at time t lasting rtt s, from window w0 to the
-// law's window ss (packets).
-func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
+// start begins the recovery of a loss at time t lasting rtt s, from window w0, with the
+// law's ssthresh ss and the window it resumes at (packets): ss, or with Linux's slow start
+// through ssthresh (model.Window.ThroughSsthresh) ss + 1, which the sender reaches at the
+// recovery's first ACK after it, or by the slow start back after min_cwnd.
+func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume float64) {
 	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
 	switch style {
 	case model.RecoveryPRR:
@@ -86,9 +90,9 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss float64) {
 		return
 	}
 	pipe := max(r.floor, w0/2)
-	r.end = min(ss, pipe+linuxMaxBurst)
-	if r.end < ss && r.end > 0.5 {
-		r.rebuildUntil = r.t1 + rtt*math.Log2((ss-0.5)/(r.end-0.5))
+	r.end = min(resume, pipe+linuxMaxBurst)
+	if r.end < resume && r.end > 0.5 {
+		r.rebuildUntil = r.t1 + rtt*math.Log2((resume-0.5)/(r.end-0.5))
 	}
 }
 
@@ -118,6 +122,12 @@ func (r *simRec) sendPace(t float64) (w float64, ok bool) {
 		return 0, false
 	}
 	return r.a - r.fall*(r.t1-r.t0), true
+}
+
+// rebuilding reports whether at time t the sender slow-starts back to its law's window
+// after a RecoveryLinuxMinCwnd recovery.
+func (r *simRec) rebuilding(t float64) bool {
+	return r.on && t >= r.t1 && t < r.rebuildUntil
 }
 
 // holdUntil is when the law takes over from a slow start back after the recovery, s; 0

@@ -52,12 +52,14 @@ func simRecTrace(t *testing.T, algo string, w0 float64) []model.Sample {
 // simrecovery.go), the window sampled every RTT/8 through the recovery round trip:
 //   - reno@linux (RecoveryLinuxMinCwnd): ssthresh 20; rate halving, one packet per two
 //     ACKs of the 40 in flight, 40·(1 − u/2) at u = t/RTT, never below ssthresh/2 = 10;
-//     at the end the pipe 20 + 3 is above ssthresh: the window is ssthresh, then Reno's law.
+//     at the end the pipe 20 + 3 is above ssthresh: the window is ssthresh and, as Linux's
+//     slow start runs through ssthresh (ss_through), 21 at the next ACK, then Reno's law.
 //   - scalable@linux (RecoveryLinuxMinCwnd): ssthresh 40 − 40>>3 = 35; the same fall to
 //     20 at the end, above 35/2; then min(35, 20 + 3) = 23 slow-starting (W − ½ doubling
-//     per RTT) back to 35, reached log2(34.5/22.5) RTTs after the recovery; the law holds.
+//     per RTT) back to 35 + 1, reached log2(35.5/22.5) RTTs after the recovery; the law
+//     holds.
 //   - bic@linux (RecoveryLinux, no min_cwnd): ssthresh ⌊40·819/1024⌋ = 31; the fall
-//     stops there, at u = 2(1 − 31/40), and it holds to the end.
+//     stops there, at u = 2(1 − 31/40), and it holds to the end; then 32.
 //   - reno@ns3 (RecoveryPRR, TcpLinuxReno's ssthresh W/2): 40 − 20u, then 20 and the
 //     cumulative ACK that ends the recovery, its 40 segments counted at once: 22.
 //
@@ -77,14 +79,14 @@ func TestSimRecoveryOneLoss(t *testing.T) {
 		growth   float64                 // the law's largest growth from ssthresh, packets per RTT
 		exit     float64                 // packets the recovery's exit adds to ssthresh
 	}{
-		{"reno@linux", 20, func(u float64) float64 { return math.Max(10, w0*(1-u/2)) }, 1, 1, 0},
+		{"reno@linux", 20, func(u float64) float64 { return math.Max(10, w0*(1-u/2)) }, 1, 1, 1},
 		{"scalable@linux", 35, func(u float64) float64 {
 			if u < 1 {
 				return math.Max(17.5, w0*(1-u/2))
 			}
 			return 0.5 + 22.5*math.Exp2(u-1)
-		}, 1 + math.Log2(34.5/22.5), 35.0 / 36, 0},
-		{"bic@linux", bicSS, func(u float64) float64 { return math.Max(bicSS, w0*(1-u/2)) }, 1, 16, 0},
+		}, 1 + math.Log2(35.5/22.5), 36.0 / 37, 1},
+		{"bic@linux", bicSS, func(u float64) float64 { return math.Max(bicSS, w0*(1-u/2)) }, 1, 16, 1},
 		{"reno@ns3", 20, func(u float64) float64 { return w0 - 20*u }, 1, 1, w0 / 20},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
@@ -146,7 +148,9 @@ func TestSimRecoverySendsAtItsPace(t *testing.T) {
 	}
 }
 
-// The hybrid form keeps the textbook jump to ssthresh at the loss, whatever the recovery.
+// The hybrid form keeps the textbook jump at the loss, whatever the recovery: to ssthresh,
+// and with Linux's slow start through ssthresh (scalable@linux's ss_through) one packet
+// above it, where the recovery's first ACK after it takes the event face.
 func TestSimRecoveryHybridUnchanged(t *testing.T) {
 	sc := &model.Scenario{
 		Name:  "simrecovery",
@@ -163,8 +167,8 @@ func TestSimRecoveryHybridUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := res.Trace[0].CwndPkts; w != 35 {
-		t.Errorf("hybrid window %v just after the loss, want ssthresh 35", w)
+	if w := res.Trace[0].CwndPkts; w != 36 {
+		t.Errorf("hybrid window %v just after the loss, want ssthresh 35 + 1", w)
 	}
 }
 
@@ -294,4 +298,49 @@ func TestSimRecoveryLostRetransmission(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A loss found while the sender slow-starts back to ssthresh after a RecoveryLinuxMinCwnd
+// recovery reduces from the window that slow start has reached, as Linux's ssthresh()
+// reads snd_cwnd: scalable@linux from 40 packets restarts at 23 after the first loss
+// (ssthresh 35) and doubles back towards 35; periodic loss puts the second loss 28
+// packets after the first, 1.3 RTT on, in that slow start, at w ≈ 25–30: ssthresh
+// ⌊w⌋ − ⌊w⌋>>3, not 35 − 35>>3 = 31.
+func TestSimRecoveryLossInSlowStartBack(t *testing.T) {
+	sc := &model.Scenario{
+		Name: "simrecovery-rebuild",
+		Links: []model.Link{{Name: "l0", CapacityBps: 1e12, DelayS: simRecRTT / 2, BufferPkts: 1e6,
+			Loss: model.LossPeriodic, LossP: 1.0 / 28}},
+		Paths: []model.Path{{Name: "p0", Links: []string{"l0"}}},
+		Flows: []model.Flow{{Name: "f", Algorithm: "scalable@linux", Path: "p0", MSSBytes: 1460, WindowScaling: true,
+			InitialCwnd: 40, InitialSsthresh: 40}},
+		DurationS: 3 * simRecRTT,
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Form: fluid.FormHybridRecovery, InjectLoss: []int{0},
+		RecordLosses: true, SampleS: simRecRTT / 64, RelTol: 1e-10, AbsTol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Losses) < 2 {
+		t.Fatalf("%d loss events, want 2", len(res.Losses))
+	}
+	second := res.Losses[1]
+	u := second.TS / simRecRTT
+	if !(u > 1 && u < 1+math.Log2(34.5/22.5)) || !(second.CwndPkts < 35) {
+		t.Fatalf("second loss at %.3f RTT, window %.3f: want it in the slow start back to 35 (1 to %.3f RTT)", u, second.CwndPkts, 1+math.Log2(34.5/22.5))
+	}
+	w := math.Floor(second.CwndPkts)
+	want := w - math.Floor(w/8)
+	for _, s := range res.Trace {
+		if s.Flow == 0 && s.TS > second.TS {
+			if s.Ssthresh != want {
+				t.Errorf("ssthresh %v after a loss at window %.3f, want %v", s.Ssthresh, second.CwndPkts, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no sample after the second loss at %v s", second.TS)
 }

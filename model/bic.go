@@ -67,7 +67,8 @@ func init() {
 				"the implementation's delayed-ACK estimate: cnt is divided by it above the low window"),
 			Switch(&a.p.timeoutReset, "timeout_reset", 0, "Linux tcp_bic.c bictcp_state (TCP_CA_Loss)",
 				"1: a timeout forgets W_max and the first loss"),
-			onePerAckParam(&a.p.perAck, "ns-3.37 TcpBic::IncreaseWindow, ns-2.35 TCP/Linux tcp_slow_start (1)"))
+			onePerAckParam(&a.p.perAck, "ns-3.37 TcpBic::IncreaseWindow, ns-2.35 TCP/Linux tcp_slow_start (1)"),
+			throughSsthreshParam(&a.p.through, "Linux 2.6.2x bictcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"))
 		a.Require(Ordered("s_min", &a.p.sMin, "s_max", &a.p.sMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &bicRule{p: a.p} }}
 		return a
@@ -83,7 +84,7 @@ func wholeNumber(d ParamDef) ParamDef {
 type bicParams struct {
 	beta, sMax, sMin, low, fastConvergence      float64
 	b, smooth, whole, startup, offset, ackRatio float64
-	timeoutReset, perAck                        float64
+	timeoutReset, perAck, through               float64
 }
 
 type bic struct {
@@ -101,6 +102,7 @@ var (
 
 func (a *bic) NewFluid(c FlowConfig) FluidLaw {
 	cwnd, w := NewWindow(c)
+	w.ThroughSsthresh = a.p.through == 1
 	r := &bicRule{p: a.p}
 	return &bicFluid{windowFluid: &windowFluid{init: w, win: w, cwnd0: cwnd, rule: r}, r: r}
 }
@@ -109,6 +111,7 @@ func (a *bic) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	r := &bicRule{p: a.p}
 	w.OnePerAck = a.p.perAck == 1
+	w.ThroughSsthresh = a.p.through == 1
 	return &bicEvent{windowEvent: &windowEvent{cwnd: cwnd, win: w, rule: r}, r: r}
 }
 
@@ -330,7 +333,7 @@ func (a *bic) Variants() []Variant {
 			"beta 819/1024, BICTCP_B 4, max_increment 16, low_window 14, smooth_part 20, cnt ≤ 20 before the first loss, " +
 			"one packet per cnt + 1 ACKs, cnt over delayed_ack 31/16 (bictcp_acked), reset at a timeout (bictcp_state)",
 			Params: map[string]float64{"beta": 819.0 / 1024, "b": 4, "s_max": 16, "low_window": 14, "smooth_part": 20,
-				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "ack_ratio": 31.0 / 16, "timeout_reset": 1, "ss_per_ack": 1},
+				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "ack_ratio": 31.0 / 16, "timeout_reset": 1, "ss_per_ack": 1, "ss_through": 1},
 			Recovery: RecoveryLinux},
 		{Name: "ns3", Source: "ns-3.37 TcpBic (Update, GetSsThresh): Beta 0.8, BinarySearchCoefficient 4, MaxIncr 16, " +
 			"LowWnd 14 (Reno below 14: low_window 13 in whole packets), SmoothPart 5, cnt ≤ 20 before the first loss, " +

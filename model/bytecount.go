@@ -17,12 +17,8 @@ type ByteCounter interface {
 
 var _ ByteCounter = (*windowFluid)(nil)
 
-// renoABCRule is Reno's rule as reno@linux runs it: tcp_reno_cong_avoid with ABC.
-type renoABCRule struct{ renoRule }
-
-func (renoABCRule) countsBytes() bool { return true }
-
-// CountsBytes: a rule that counts bytes (renoABCRule) does so in congestion avoidance.
+// CountsBytes: a rule that counts bytes (reno@linux's renoLinuxRule) does so in
+// congestion avoidance.
 func (f *windowFluid) CountsBytes() bool {
 	r, ok := f.rule.(interface{ countsBytes() bool })
 	return ok && r.countsBytes() && !f.win.SlowStart

@@ -56,12 +56,15 @@ func init() {
 				"a loss leaves win·(1 − β); 1: all of it Reno, dwnd 0, unless the Reno part and dwnd each fit in it (then dwnd is kept); 0: dwnd = win·(1 − β) − cwnd/2"),
 			Switch(&a.p.stale, "stale_epoch", 0, "Tan et al. 2006 (0); Linux tcp_compound_state and tcp_compound_cong_avoid (1)",
 				"1: a loss at win adds to dwnd once the increment at (2 − β)·win less that at (1 − β)·win, the stale first update after recovery; 0: nothing"),
-			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
+			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"),
+			throughSsthreshParam(&a.p.through, "Linux 2.6.22 tcp_compound_cong_avoid: the Reno part grows a packet an ACK while vegas->cwnd <= snd_ssthresh (1)"),
+			Switch(&a.p.whole, "whole_packets", 0, "Tan et al. 2006 (0); Linux tcp_reno_ssthresh max(snd_cwnd >> 1, 2) in u32, as tcp_compound.c uses it (1)",
+				"1: a loss at a total window win leaves ⌊⌊win⌋·(1 − β)⌋ packets in all"))
 		return a
 	})
 }
 
-type compoundParams struct{ alpha, k, beta, gamma, zeta, integer, resetDwnd, stale, perAck float64 }
+type compoundParams struct{ alpha, k, beta, gamma, zeta, integer, resetDwnd, stale, perAck, through, whole float64 }
 
 type compound struct {
 	Base
@@ -74,6 +77,7 @@ var (
 	_ ResponseReferencer = (*compound)(nil)
 	_ FluidLaw           = (*compoundFluid)(nil)
 	_ EventLaw           = (*compoundEvent)(nil)
+	_ WindowReducer      = (*compoundEvent)(nil)
 )
 
 // ResponseReference is the loss-driven bound Tan et al. derive for their defaults
@@ -84,12 +88,14 @@ func (a *compound) ResponseReference(LossModel) (ResponseReference, bool) {
 
 func (a *compound) NewFluid(c FlowConfig) FluidLaw {
 	cwnd, w := NewWindow(c)
+	w.ThroughSsthresh = a.p.through == 1
 	return &compoundFluid{init: w, win: w, cwnd0: cwnd, p: a.p}
 }
 
 func (a *compound) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	w.OnePerAck = a.p.perAck == 1
+	w.ThroughSsthresh = a.p.through == 1
 	return &compoundEvent{cwnd: cwnd, win: w, p: a.p}
 }
 
@@ -126,17 +132,26 @@ func (p *compoundParams) smoothDelayStep(win, diff, dwnd float64) float64 {
 // window dwnd, the total at least minLossWindow, with stale_epoch's increment.
 func (p *compoundParams) split(win, dwnd float64) (cwnd, delay float64) {
 	cwnd, delay = p.halve(win, dwnd)
+	return cwnd, delay + p.staleIncrement(win)
+}
+
+// staleIncrement is stale_epoch's addition to dwnd after a loss at total window win.
+func (p *compoundParams) staleIncrement(win float64) float64 {
 	if p.stale == 1 {
-		delay += p.delayGrowth((2-p.beta)*win) - p.delayGrowth((1-p.beta)*win)
+		return p.delayGrowth((2-p.beta)*win) - p.delayGrowth((1-p.beta)*win)
 	}
-	return cwnd, delay
+	return 0
 }
 
 // halve is the loss's reduction of cwnd and dwnd.
 func (p *compoundParams) halve(win, dwnd float64) (cwnd, delay float64) {
 	dwnd = max(dwnd, 0)
 	if p.resetDwnd == 1 {
-		total := max(win*(1-p.beta), MinLossWindow)
+		total := win * (1 - p.beta)
+		if p.whole == 1 {
+			total = math.Floor(math.Floor(win) * (1 - p.beta))
+		}
+		total = max(total, MinLossWindow)
 		if win-dwnd > total || dwnd > total {
 			return total, 0
 		}
@@ -184,7 +199,7 @@ func (f *compoundFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = f
 
 func (f *compoundFluid) OnLoss(x []float64, _ Observation) {
 	cwnd, delay := f.p.split(x[0], x[1])
-	x[0] = f.win.Loss(cwnd+delay, false)
+	x[0] = f.win.FluidLoss(cwnd+delay, false)
 	x[1] = delay
 }
 
@@ -222,10 +237,29 @@ func (e *compoundEvent) OnAck(acked float64, o Observation) {
 	}
 }
 
+// OnLoss: ssthresh is the halved total (tcp_reno_ssthresh); stale_epoch's increment comes
+// on top of it in dwnd, as the module's first update after the recovery adds it, so that
+// with ss_through the Reno part slow-starts to ssthresh + 1 and no further.
 func (e *compoundEvent) OnLoss(Observation) {
-	cwnd, delay := e.p.split(e.cwnd+e.dwnd, e.dwnd)
-	win := e.win.Loss(cwnd+delay, false)
-	e.cwnd, e.dwnd = win-delay, delay
+	win := e.cwnd + e.dwnd
+	cwnd, delay := e.p.halve(win, e.dwnd)
+	total := e.win.Loss(cwnd+delay, false)
+	e.cwnd, e.dwnd = total-delay, delay+e.p.staleIncrement(win)
+}
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's total
+// (WindowReducer), its parts first reconciled with it as tcp_compound_cong_avoid does on
+// every call: all Reno when either part exceeds the window, else the Reno part what dwnd
+// leaves.
+func (e *compoundEvent) OnLossFrom(cwnd float64, o Observation) {
+	if e.cwnd+e.dwnd > cwnd {
+		if e.cwnd > cwnd || e.dwnd > cwnd {
+			e.cwnd, e.dwnd = cwnd, 0
+		} else {
+			e.cwnd = cwnd - e.dwnd
+		}
+	}
+	e.OnLoss(o)
 }
 
 func (e *compoundEvent) OnTimeout(Observation) {
@@ -238,7 +272,7 @@ func (e *compoundEvent) OnTimeout(Observation) {
 func (a *compound) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "ns-2.35 tcp/linux/src/tcp_compound.c (Linux 2.6.22 module): tcp_compound_cong_avoid qroot(old_wnd³) >> 3 − 1 per RTT, dwnd reset after a loss, a stale first update; tcp_reno_ssthresh, min_cwnd",
-			Params:   map[string]float64{"integer_increment": 1, "reset_dwnd": 1, "stale_epoch": 1, "ss_per_ack": 1},
+			Params:   map[string]float64{"integer_increment": 1, "reset_dwnd": 1, "stale_epoch": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 	}
 }

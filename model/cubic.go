@@ -60,13 +60,16 @@ func init() {
 				"> 0: the Reno-friendly estimate grows by this many packets per RTT throughout, without RFC 9438's step to 1 at cwnd_prior"),
 			Switch(&a.p.timeoutReset, "timeout_reset", 0, "RFC 9438 (0); Linux tcp_cubic.c bictcp_state → bictcp_reset at TCP_CA_Loss, ns-3.37 TcpCubic CubicReset at CA_LOSS (1)",
 				"1: a timeout sets ssthresh to β·W and forgets W_max, as if no loss had happened; 0: ssthresh W/2, W_max kept"),
-			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"))
+			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"),
+			throughSsthreshParam(&a.p.through, "Linux 2.6.2x tcp_cubic.c bictcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
+			Switch(&a.p.whole, "whole_packets", 0, "RFC 9438 (0); Linux 2.6.2x tcp_cubic.c bictcp_recalc_ssthresh in u32 (1)",
+				"1: a loss at W leaves ⌊⌊W⌋·β⌋ packets ((snd_cwnd·beta)/1024) and sets W_max to ⌊W⌋, or with fast convergence ⌊⌊W⌋·(1 + β)/2⌋"))
 		return a
 	})
 }
 
 type cubicParams struct {
-	c, beta, fastConvergence, friendly, friendlyAlpha, hystart, cntClamp, cntForced, timeoutReset, perAck float64
+	c, beta, fastConvergence, friendly, friendlyAlpha, hystart, cntClamp, cntForced, timeoutReset, perAck, through, whole float64
 }
 
 type cubic struct {
@@ -101,12 +104,14 @@ func (a *cubic) ConvergeReference(bdpPkts, _ float64) ConvergeReference {
 
 func (a *cubic) NewFluid(c FlowConfig) FluidLaw {
 	cwnd, w := NewWindow(c)
+	w.ThroughSsthresh = a.p.through == 1
 	return &cubicFluid{init: w, win: w, cwnd0: cwnd, cubicEpoch: newCubicEpoch(a.p)}
 }
 
 func (a *cubic) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	w.OnePerAck = a.p.perAck == 1
+	w.ThroughSsthresh = a.p.through == 1
 	return &cubicEvent{cwnd: cwnd, win: w, hy: newHystart(), cubicEpoch: newCubicEpoch(a.p)}
 }
 
@@ -187,6 +192,9 @@ func (e *cubicEpoch) clampGrowth(own, clamp float64, friendly bool) float64 {
 func (e *cubicEpoch) timeout(w float64) float64 {
 	if e.p.timeoutReset == 1 {
 		e.wMax, e.prior = 0, 0
+		if e.p.whole == 1 {
+			return max(math.Floor(math.Floor(w)*e.p.beta), MinLossWindow)
+		}
 		return max(e.p.beta*w, MinLossWindow)
 	}
 	e.congestion(w)
@@ -199,6 +207,17 @@ func (e *cubicEpoch) timeout(w float64) float64 {
 // periodic loss holds CUBIC at the fixed point W = W_max at every loss, where a real-valued
 // test would flip between the branches on rounding.
 func (e *cubicEpoch) congestion(w float64) float64 {
+	if e.p.whole == 1 {
+		// Linux's u32 snd_cwnd, last_max_cwnd and ssthresh (bictcp_recalc_ssthresh).
+		n := math.Floor(w)
+		if e.p.fastConvergence == 1 && n < e.wMax {
+			e.wMax = math.Floor(n * (1 + e.p.beta) / 2)
+		} else {
+			e.wMax = n
+		}
+		e.prior = w
+		return math.Floor(n * e.p.beta)
+	}
 	if e.p.fastConvergence == 1 && math.Floor(w) < math.Floor(e.wMax) {
 		e.wMax = w * (1 + e.p.beta) / 2
 	} else {
@@ -271,6 +290,9 @@ func (f *cubicFluid) AckIncrement(x []float64, o Observation) float64 {
 
 // EndRecovery starts the epoch's clock when recovery ends, as the event face does at its
 // first ACK in congestion avoidance (Linux: epoch_start = 0 at a loss, set in cong_avoid).
+// With ss_through the loss has left the window at ssthresh + 1 (Window.FluidLoss), which
+// the epoch starts from, as Linux's does from the window tcp_slow_start left
+// (bictcp_update: K from W_max − cwnd, the Reno estimate tcp_cwnd = cwnd).
 func (f *cubicFluid) EndRecovery(_ []float64, o Observation) {
 	if !f.win.SlowStart {
 		f.start = o.Now
@@ -298,7 +320,7 @@ func (f *cubicFluid) Switch(x []float64, o Observation) {
 }
 
 func (f *cubicFluid) OnLoss(x []float64, o Observation) {
-	x[0] = f.win.Loss(f.congestion(x[0]), false)
+	x[0] = f.win.FluidLoss(f.congestion(x[0]), false)
 	x[1] = x[0]
 	f.begin(o.Now, x[0])
 }
@@ -373,7 +395,7 @@ func (a *cubic) Variants() []Variant {
 		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
 			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor), Reno estimate 8/23 a round (beta_scale 23), " +
 			"cnt = 50 before the first loss, bictcp_reset at a timeout (bictcp_state)",
-			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1, "ss_per_ack": 1}},
+			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1}},
 		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart, CntClamp 20, CubicReset at a timeout",
 			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1, "cnt_clamp": 20, "timeout_reset": 1}},
 	}

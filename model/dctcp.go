@@ -148,7 +148,7 @@ func (f *dctcpFluid) Deriv(dx, x []float64, o Observation) {
 // face's reduction W·(1 − α/2); in congestion avoidance the reduction is continuous.
 func (f *dctcpFluid) ECNReduce(x []float64, _ Observation) {
 	if f.win.SlowStart {
-		x[0] = f.win.Loss(DCTCPReduction(x[0], clampFrac(x[1])), false)
+		x[0] = f.win.FluidLoss(DCTCPReduction(x[0], clampFrac(x[1])), false)
 	}
 }
 
@@ -167,7 +167,7 @@ func (f *dctcpFluid) Guard(x []float64, _ Observation) float64 { return f.win.Gu
 func (f *dctcpFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = false }
 
 // OnLoss halves the window, as Reno (Linux dctcp_react_to_loss); α is kept.
-func (f *dctcpFluid) OnLoss(x []float64, _ Observation) { x[0] = f.win.Loss(x[0]/2, false) }
+func (f *dctcpFluid) OnLoss(x []float64, _ Observation) { x[0] = f.win.FluidLoss(x[0]/2, false) }
 
 func (f *dctcpFluid) OnTimeout(x []float64, _ Observation) { x[0] = f.win.Timeout(x[0]) }
 

@@ -32,6 +32,8 @@ func ExampleNew_cubic() {
 	// friendly_alpha = 0 packets/RTT in [0, 10] (RFC 9438 §4.3 (0: 3(1−β)/(1+β), then 1 from cwnd_prior); Linux 2.6.2x tcp_cubic.c 8/23, one per (cwnd·beta_scale) >> 3 ACKs, beta_scale 23)
 	// timeout_reset = 0 1 in [0, 1] (RFC 9438 (0); Linux tcp_cubic.c bictcp_state → bictcp_reset at TCP_CA_Loss, ns-3.37 TcpCubic CubicReset at CA_LOSS (1))
 	// ss_per_ack = 0 1 in [0, 1] (ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1))
+	// ss_through = 0 1 in [0, 1] (Linux 2.6.2x tcp_cubic.c bictcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1))
+	// whole_packets = 0 1 in [0, 1] (RFC 9438 (0); Linux 2.6.2x tcp_cubic.c bictcp_recalc_ssthresh in u32 (1))
 	// invalid algorithm parameter: cubic.beta = 1.2 is outside [0.5, 0.95]
 }
 

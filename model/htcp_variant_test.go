@@ -9,7 +9,8 @@ import (
 // path (RTT = base RTT: the adaptive β is beta_max = 102/128): the first loss has no
 // previous cycle to compare with (β_min); a cycle within ±20% of the last re-arms the
 // switch (modeswitch) but still backs off by β_min; the next one within gets the adaptive
-// β; one outside ±20% falls back to β_min and needs two cycles within again.
+// β; one outside ±20% falls back to β_min and needs two cycles within again. The window
+// left is Linux's (snd_cwnd·beta) >> 7 in whole packets, β in 128ths (whole_packets).
 func TestHTCPBandwidthSwitch(t *testing.T) {
 	alg, err := New("htcp@linux")
 	if err != nil {
@@ -31,8 +32,9 @@ func TestHTCPBandwidthSwitch(t *testing.T) {
 		{114.5, 0.5}, // +20.5%: outside
 	} {
 		o := Observation{Now: float64(i + 1), RTT: rtt, BaseRTT: rtt}
-		if got := r.Congestion(c.w, o); math.Abs(got-c.beta*c.w) > 1e-12 {
-			t.Errorf("loss %d at W = %g: W after %g, want β = %.4f → %g", i, c.w, got, c.beta, c.beta*c.w)
+		want := math.Floor(math.Floor(c.w) * math.Floor(128*c.beta) / 128)
+		if got := r.Congestion(c.w, o); got != want {
+			t.Errorf("loss %d at W = %g: W after %g, want β = %.4f → %g", i, c.w, got, c.beta, want)
 		}
 	}
 	// The default keeps the adaptive β at every loss.

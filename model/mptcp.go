@@ -564,7 +564,7 @@ func (f *coupledFluid) congestion(x []float64, o Observation, timeout bool) {
 	if timeout {
 		x[k] = f.win[k].Timeout(x[k])
 	} else {
-		x[k] = f.win[k].Loss(x[k]/2, false)
+		x[k] = f.win[k].FluidLoss(x[k]/2, false)
 	}
 }
 

@@ -113,7 +113,7 @@ func (a *renoFamily) impl() renoImpl {
 }
 
 // NewFluid is WindowLaw's fluid face, with ns-3's rules for its implementations
-// (renoNS3Rule) and Linux's byte counting for its own (renoABCRule, bytecount.go).
+// (renoNS3Rule) and Linux's for its own (renoLinuxRule).
 func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
 	l := a.WindowLaw
 	switch impl := a.impl(); {
@@ -121,10 +121,25 @@ func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
 	case impl == renoNS3Linux || impl == renoNS3New:
 		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New} }
 	case impl == renoLinux:
-		l.Rule = func() WindowRule { return renoABCRule{} }
+		l.Rule = func() WindowRule { return renoLinuxRule{} }
 	}
 	return l.NewFluid(c)
 }
+
+// renoLinuxRule is Reno's rule as Linux counts it, for the fluid face: the reduction in
+// whole packets, ⌊⌊W⌋/2⌋ (tcp_reno_ssthresh), slow start through ssthresh
+// (Window.ThroughSsthresh: tcp_reno_cong_avoid calls tcp_slow_start while snd_cwnd <=
+// snd_ssthresh), the packet renoCounted's first ACK after the recovery adds, and byte
+// counting in congestion avoidance (ABC, bytecount.go).
+type renoLinuxRule struct{ renoRule }
+
+func (renoLinuxRule) countsBytes() bool { return true }
+
+func (renoLinuxRule) Congestion(w float64, _ Observation) float64 {
+	return math.Floor(math.Floor(w) / 2)
+}
+
+func (renoLinuxRule) SlowStartThroughSsthresh() bool { return true }
 
 // NewEvent is the event face of the implementation (renoCounted), or WindowLaw's.
 func (a *renoFamily) NewEvent(c FlowConfig) EventLaw {
@@ -166,6 +181,7 @@ type renoCounted struct {
 var (
 	_ EventLaw      = (*renoCounted)(nil)
 	_ FlightReducer = (*renoCounted)(nil)
+	_ WindowReducer = (*renoCounted)(nil)
 )
 
 func (e *renoCounted) Cwnd() float64     { return e.cwnd }
@@ -235,6 +251,13 @@ func (e *renoCounted) reduced(w float64) float64 {
 // Linux's slow start runs while cwnd ≤ ssthresh, so the first ACK after recovery still
 // adds a packet.
 func (e *renoCounted) OnLoss(Observation) { e.reduce(e.reduced(e.cwnd)) }
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's
+// (WindowReducer).
+func (e *renoCounted) OnLossFrom(cwnd float64, o Observation) {
+	e.cwnd = min(e.cwnd, cwnd)
+	e.OnLoss(o)
+}
 
 // OnLossInFlight is OnLoss for the ns-3 TcpNewReno, whose ssthresh halves the packets in
 // flight; the others halve their window whatever is in flight.

@@ -48,7 +48,8 @@ func init() {
 				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
 			Switch(&a.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
 				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
-			onePerAckParam(&a.p.perAck, "ns-3.37 TcpScalable (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"))
+			onePerAckParam(&a.p.perAck, "ns-3.37 TcpScalable (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"),
+			throughSsthreshParam(&a.p.through, "Linux 2.6.2x tcp_scalable_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{p: a.p} }, Memoryless: true}
 		return a
 	})
@@ -65,7 +66,7 @@ func wholeParam(d ParamDef) ParamDef {
 // is taken a nano-packet up.
 func wholePackets(w float64) float64 { return math.Floor(w + 1e-9) }
 
-type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck, perAck float64 }
+type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck, perAck, through float64 }
 
 type scalable struct {
 	Base
@@ -79,6 +80,7 @@ var (
 	_ ResponseReferencer = (*scalable)(nil)
 	_ ConvergeReferencer = (*scalable)(nil)
 	_ PerAckSlowStarter  = (*scalableRule)(nil)
+	_ ThroughSsthresher  = (*scalableRule)(nil)
 	_ RemainderDiscarder = (*scalableRule)(nil)
 )
 
@@ -135,6 +137,8 @@ func (r *scalableRule) ExitAck() bool { return r.p.exitAck == 1 }
 func (r *scalableRule) DiscardsRemainder() bool { return r.p.whole == 2 }
 
 func (r *scalableRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
+
+func (r *scalableRule) SlowStartThroughSsthresh() bool { return r.p.through == 1 }
 
 // countedWindow is the window a whole-packet ACK counter is compared with: ⌊W⌋ in the event
 // face, W − ½ in the fluid face (at least one packet).
@@ -194,7 +198,7 @@ func (p *scalableParams) acksPerPacket(n float64) float64 {
 func (a *scalable) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_scalable.c (ns-2.35 TCP/Linux): tcp_scalable_cong_avoid +1 when snd_cwnd_cnt exceeds min(cwnd, TCP_SCALABLE_AI_CNT 50); tcp_scalable_ssthresh cwnd − cwnd>>3",
-			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0, "ss_per_ack": 1},
+			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0, "ss_per_ack": 1, "ss_through": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpScalable: CongestionAvoidance +1 per min(cwnd, AIFactor 50) segments acked; GetSsThresh (1 − MDFactor 0.125)·BytesInFlight",
 			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1},

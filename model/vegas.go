@@ -51,13 +51,16 @@ func init() {
 				"1: each decision moves the window one packet towards the previous decision's window ± 1 (one packet per two RTTs); 0: the current window ± 1"),
 			Real(&v.p.raise, "ssthresh_raise", 0, "1", 0, 1, "Reno (0); ns-3.37 TcpVegas::IncreaseWindow max(ssthresh, 3·cwnd/4) (0.75)",
 				"0: a loss halves the window; > 0: each decision raises ssthresh to this fraction of the window and a loss leaves max(min(ssthresh, W − 1), 2)"),
-			onePerAckParam(&v.p.perAck, "ns-3.37 TcpVegas (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"))
+			onePerAckParam(&v.p.perAck, "ns-3.37 TcpVegas (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"),
+			throughSsthreshParam(&v.p.through, "Linux 2.6.2x tcp_vegas_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
+			Switch(&v.p.whole, "whole_packets", 0, "Brakmo & Peterson 1995 (0); Linux tcp_reno_ssthresh max(snd_cwnd >> 1, 2) in u32 (1)",
+				"1: a loss at W leaves ⌊⌊W⌋/2⌋ packets (with ssthresh_raise 0)"))
 		v.Require(Ordered("alpha", &v.p.alpha, "beta", &v.p.beta))
 		return v
 	})
 }
 
-type vegasParams struct{ alpha, beta, gamma, lag, raise, perAck float64 }
+type vegasParams struct{ alpha, beta, gamma, lag, raise, perAck, through, whole float64 }
 
 type vegas struct {
 	Base
@@ -72,6 +75,7 @@ var (
 	_ ConvergeReferencer = (*vegas)(nil)
 	_ FluidLaw           = (*vegasFluid)(nil)
 	_ EventLaw           = (*vegasEvent)(nil)
+	_ WindowReducer      = (*vegasEvent)(nil)
 )
 
 // Recovery: Vegas falls back to Reno's recovery on a loss.
@@ -108,12 +112,14 @@ func (v *vegas) ConvergeReference(bdpPkts, rttS float64) ConvergeReference {
 
 func (v *vegas) NewFluid(c FlowConfig) FluidLaw {
 	cwnd, w := NewWindow(c)
+	w.ThroughSsthresh = v.p.through == 1
 	return &vegasFluid{init: w, win: w, cwnd0: cwnd, p: v.p}
 }
 
 func (v *vegas) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	w.OnePerAck = v.p.perAck == 1
+	w.ThroughSsthresh = v.p.through == 1
 	return &vegasEvent{cwnd: cwnd, win: w, p: v.p, prev: cwnd}
 }
 
@@ -125,6 +131,9 @@ func (p *vegasParams) perRTT() float64 { return 1 + p.lag }
 // min(ssthresh, W − 1).
 func (p *vegasParams) lossWindow(w, s float64) float64 {
 	if p.raise == 0 {
+		if p.whole == 1 {
+			return math.Floor(math.Floor(w) / 2)
+		}
 		return w / 2
 	}
 	return min(s, w-1)
@@ -238,10 +247,10 @@ func (f *vegasFluid) Switch(x []float64, _ Observation) {
 
 func (f *vegasFluid) OnLoss(x []float64, o Observation) {
 	if f.p.raise == 0 {
-		x[0] = f.win.Loss(f.p.lossWindow(x[0], math.Inf(1)), false)
+		x[0] = f.win.FluidLoss(f.p.lossWindow(x[0], math.Inf(1)), false)
 		return
 	}
-	x[0] = f.win.Loss(f.lossWindow(x, o), false)
+	x[0] = f.win.FluidLoss(f.lossWindow(x, o), false)
 	x[1] = x[0]
 }
 
@@ -351,6 +360,13 @@ func (e *vegasEvent) lagStep(prev, diff float64) {
 	}
 }
 
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's
+// (WindowReducer).
+func (e *vegasEvent) OnLossFrom(cwnd float64, o Observation) {
+	e.cwnd = min(e.cwnd, cwnd)
+	e.OnLoss(o)
+}
+
 func (e *vegasEvent) OnLoss(Observation) {
 	e.cwnd = e.win.Loss(e.p.lossWindow(e.cwnd, e.threshold()), false)
 	e.reopen = true
@@ -380,7 +396,7 @@ func (e *vegasEvent) threshold() float64 {
 func (v *vegas) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_vegas.c (ns-2.35 TCP/Linux): tcp_vegas_cong_avoid steps towards beg_snd_cwnd ± 1; tcp_reno_ssthresh, min_cwnd",
-			Params:   map[string]float64{"epoch_lag": 1, "ss_per_ack": 1},
+			Params:   map[string]float64{"epoch_lag": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpVegas: IncreaseWindow ssthresh = max(ssthresh, 3·cwnd/4); GetSsThresh max(min(ssthresh, cwnd − 1), 2)",
 			Params:   map[string]float64{"ssthresh_raise": 0.75, "ss_per_ack": 1},

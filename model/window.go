@@ -57,6 +57,34 @@ type Window struct {
 	// ACK of many packets: after a timeout with SACK, the retransmission's covers everything
 	// SACKed since.
 	OnePerAck bool
+	// ThroughSsthresh makes slow start run while the window is at most ssthresh, not only
+	// below it, as Linux 2.6.2x does: tcp_reno_cong_avoid and the cong_avoid of every module
+	// ns-2.35 TCP/Linux runs (tcp_scalable.c, tcp_highspeed.c, tcp_bic.c, tcp_cubic.c,
+	// tcp_htcp.c, tcp_vegas.c; tcp_compound.c for its Reno part) call tcp_slow_start when
+	// snd_cwnd <= snd_ssthresh, one packet per call. A reduction leaves the window at
+	// ssthresh, so the first ACK after the recovery adds a packet before congestion
+	// avoidance resumes from ssthresh + 1 (with its counters as the reduction left them),
+	// and slow start ends one packet above ssthresh. The event face takes that ACK (Loss
+	// leaves slow start on); the fluid face jumps to ssthresh + 1 (FluidLoss).
+	ThroughSsthresh bool
+}
+
+// WindowReducer is implemented by event laws whose reduction at a loss can start from a
+// window the sender holds apart from the law's. Linux's ssthresh() reads snd_cwnd, and
+// after a recovery under min_cwnd (model.RecoveryLinuxMinCwnd) snd_cwnd slow-starts from
+// about half the window back to ssthresh while the module's law waits (ns-2.35
+// LinuxTcpAgent::tcp_fastretrans_alert, tcp_moderate_cwnd, then tcp_slow_start): a loss
+// found in that slow start reduces from the window it has reached, not from ssthresh. The
+// packet engine calls OnLossFrom instead of OnLoss for such a loss.
+type WindowReducer interface {
+	OnLossFrom(cwnd float64, o Observation)
+}
+
+// throughSsthreshParam is the parameter that sets Window.ThroughSsthresh, for the laws whose
+// Linux 2.6.2x modules slow-start while cwnd <= ssthresh.
+func throughSsthreshParam(v *float64, source string) ParamDef {
+	return Switch(v, "ss_through", 0, source,
+		"1: slow start runs while cwnd ≤ ssthresh, so the first ACK after a reduction adds a packet (Linux 2.6.2x); 0: while cwnd < ssthresh")
 }
 
 // onePerAckParam is the parameter that sets Window.OnePerAck, for the laws whose
@@ -118,16 +146,31 @@ func (w *Window) Guard(cwnd float64) float64 {
 
 // Loss applies a reduction to next packets (already computed by the algorithm): the Reno
 // family sets ssthresh = cwnd = next (at least MinLossWindow) and continues in congestion
-// avoidance; restart (Tahoe) keeps ssthresh = next but restarts slow start from one packet.
-// It returns the new window.
+// avoidance (with ThroughSsthresh, slow start stays on for the first ACK after the
+// recovery); restart (Tahoe) keeps ssthresh = next but restarts slow start from one packet.
+// It returns the new window. Fluid faces call FluidLoss.
 func (w *Window) Loss(next float64, restart bool) float64 {
 	w.Ssthresh = max(next, MinLossWindow)
 	if restart {
 		w.SlowStart = true
 		return 1
 	}
-	w.SlowStart = false
+	w.SlowStart = w.ThroughSsthresh
 	return w.Ssthresh
+}
+
+// FluidLoss is Loss for a fluid face, which stays in congestion avoidance: with
+// ThroughSsthresh the reduction leaves ssthresh + 1, the packet the event face's first
+// ACK after the recovery adds. The hybrid-recovery form holds the window through the
+// recovery round trip and fills ssthresh there (package fluid), so that packet shows where
+// the recovery ends.
+func (w *Window) FluidLoss(next float64, restart bool) float64 {
+	cwnd := w.Loss(next, restart)
+	w.SlowStart = restart
+	if w.ThroughSsthresh && !restart {
+		cwnd = w.Clamp(cwnd + 1)
+	}
+	return cwnd
 }
 
 // Timeout applies a retransmission timeout (RFC 5681 §3.1, all algorithms):
@@ -140,10 +183,27 @@ func (w *Window) Timeout(cwnd float64) float64 {
 
 // AckSlowStart is the event face of slow start (Linux tcp_slow_start): one packet per
 // packet acknowledged, up to ssthresh, or one per ACK (OnePerAck). It returns the
-// acknowledged packets left over for congestion avoidance.
+// acknowledged packets left over for congestion avoidance. With ThroughSsthresh an ACK that
+// finds the window at or below ssthresh is slow start's alone: it adds one packet
+// (OnePerAck) or the packets it acknowledges, and nothing is left over.
 func (w *Window) AckSlowStart(cwnd *float64, acked float64) float64 {
 	if !w.SlowStart {
 		return acked
+	}
+	if w.ThroughSsthresh {
+		if !(acked > 0) {
+			return 0 // Linux calls cong_avoid only for an ACK of new data
+		}
+		if *cwnd > w.Ssthresh {
+			w.SlowStart = false
+			return acked
+		}
+		if w.OnePerAck {
+			acked = min(acked, 1)
+		}
+		*cwnd += acked
+		w.SlowStart = *cwnd <= w.Ssthresh
+		return 0
 	}
 	if w.OnePerAck && acked > 1 {
 		// TcpNewReno::SlowStart: one segment, the rest to congestion avoidance only if

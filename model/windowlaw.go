@@ -55,7 +55,9 @@ type WindowRule interface {
 // NewFluid is the fluid face: x = [cwnd].
 func (l WindowLaw) NewFluid(c FlowConfig) FluidLaw {
 	cwnd, w := NewWindow(c)
-	return &windowFluid{init: w, win: w, cwnd0: cwnd, rule: l.Rule(), restart: l.RestartAfterLoss}
+	r := l.Rule()
+	w.ThroughSsthresh = slowStartsThrough(r)
+	return &windowFluid{init: w, win: w, cwnd0: cwnd, rule: r, restart: l.RestartAfterLoss}
 }
 
 // NewEvent is the event face.
@@ -63,6 +65,7 @@ func (l WindowLaw) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	r := l.Rule()
 	w.OnePerAck = slowStartsPerAck(r)
+	w.ThroughSsthresh = slowStartsThrough(r)
 	return &windowEvent{cwnd: cwnd, win: w, rule: r, restart: l.RestartAfterLoss}
 }
 
@@ -76,6 +79,18 @@ type PerAckSlowStarter interface {
 func slowStartsPerAck(r WindowRule) bool {
 	s, ok := r.(PerAckSlowStarter)
 	return ok && s.SlowStartPerAck()
+}
+
+// ThroughSsthresher is implemented by window rules whose implementation slow-starts while
+// cwnd ≤ ssthresh (Window.ThroughSsthresh, Linux 2.6.2x): both faces apply it.
+type ThroughSsthresher interface {
+	SlowStartThroughSsthresh() bool
+}
+
+// slowStartsThrough reports whether rule r is a ThroughSsthresher that does.
+func slowStartsThrough(r WindowRule) bool {
+	s, ok := r.(ThroughSsthresher)
+	return ok && s.SlowStartThroughSsthresh()
 }
 
 // RecoveryExitAcker is implemented by window rules whose implementation hands the
@@ -126,6 +141,7 @@ var (
 	_ AckIncrement  = (*windowFluid)(nil)
 	_ RecoveryEnder = (*windowFluid)(nil)
 	_ EventLaw      = (*windowEvent)(nil)
+	_ WindowReducer = (*windowEvent)(nil)
 )
 
 func (f *windowFluid) Vars() int { return 1 }
@@ -162,7 +178,7 @@ func (f *windowFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = fal
 
 func (f *windowFluid) OnLoss(x []float64, o Observation) {
 	f.flight = x[0]
-	x[0] = f.win.Loss(f.rule.Congestion(x[0], o), f.restart)
+	x[0] = f.win.FluidLoss(f.rule.Congestion(x[0], o), f.restart)
 }
 
 func (f *windowFluid) OnTimeout(x []float64, o Observation) {
@@ -230,6 +246,13 @@ func (e *windowEvent) OnLoss(o Observation) {
 	e.begin(o)
 	e.cwnd = e.win.Loss(e.rule.Congestion(e.cwnd, o), e.restart)
 	e.reopen = true
+}
+
+// OnLossFrom reduces from the sender's window cwnd when it is below the law's
+// (WindowReducer).
+func (e *windowEvent) OnLossFrom(cwnd float64, o Observation) {
+	e.cwnd = min(e.cwnd, cwnd)
+	e.OnLoss(o)
 }
 
 func (e *windowEvent) OnTimeout(o Observation) {

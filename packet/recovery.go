@@ -37,7 +37,9 @@ import (
 // ssthresh, the window is min(ssthresh, pipe + 3) (tcp_moderate_cwnd, tcp_max_burst 3)
 // and slow-starts, one packet per ACK, back to the law's window, which then takes over;
 // the law does not hear those ACKs (Linux's modules grow in slow start by tcp_slow_start
-// only). Every ACK restarts the retransmission timer (ns-2's renew_timer).
+// only); a loss found in that slow start reduces from the window it has reached, since
+// Linux's ssthresh() reads snd_cwnd (model.WindowReducer). Every ACK restarts the
+// retransmission timer (ns-2's renew_timer).
 //
 // RecoveryPRR. RFC 6937 with the slow-start reduction bound, as TcpPrrRecovery: at entry
 // RecoverFS = snd.max − snd.una; on each ACK in recovery, with DeliveredData the packets
@@ -248,9 +250,14 @@ func (f *tcpFlow) recEnter(sm *sim, delivered float64) {
 	f.inRecovery = true
 	law := f.conn.law
 	if f.ext == nil || f.ext.mayReduce(f) {
-		if fr, ok := law.(model.FlightReducer); ok {
+		wr, fromWindow := law.(model.WindowReducer)
+		fr, fromFlight := law.(model.FlightReducer)
+		switch {
+		case fromWindow && r.rebuild && r.win < law.Cwnd():
+			wr.OnLossFrom(r.win, f.obs(sm)) // Linux's ssthresh reads the slow start's snd_cwnd
+		case fromFlight:
 			fr.OnLossInFlight(float64(f.recPipe()), f.obs(sm))
-		} else {
+		default:
 			law.OnLoss(f.obs(sm))
 		}
 	}

@@ -316,3 +316,41 @@ func TestRecoveryTimeout(t *testing.T) {
 		t.Errorf("window %v, want the law's %v", f.cwnd, f.conn.law.Cwnd())
 	}
 }
+
+// After a RecoveryLinuxMinCwnd recovery whose ssthresh is above the pipe the rate halving
+// left (Scalable's 7/8 of the window), the sender slow-starts from the pipe + 3 back to
+// ssthresh while the law waits. A packet sent during the recovery and lost is found a
+// round trip after it left, in that slow start; the loss reduces from the window the slow
+// start has reached, as Linux's tcp_scalable_ssthresh reads snd_cwnd: ⌊w⌋ − ⌊w⌋>>3 of
+// the slow start's w, not of the law's ssthresh (model.WindowReducer).
+func TestRecoveryLossInSlowStartBack(t *testing.T) {
+	d := newRecDriver(t, "scalable@linux")
+	f, r := d.f, d.f.rec
+	d.until(2, func() bool { return d.sm.now >= 1 })
+	d.dropNext()
+	d.until(5, func() bool { return f.inRecovery })
+	ss := f.conn.law.Ssthresh()
+	d.until(5, func() bool { return f.maxSent > f.recover+2 }) // new data goes out in recovery
+	d.dropNext()
+	d.until(5, func() bool { return !f.inRecovery })
+	if !r.rebuild {
+		t.Fatalf("window %v after a recovery to ssthresh %v: want a slow start back to it", f.cwnd, ss)
+	}
+	var w float64
+	d.until(5, func() bool {
+		if !f.inRecovery {
+			if !r.rebuild {
+				t.Fatalf("the slow start back ended at %v before the second loss was found", f.cwnd)
+			}
+			w = math.Floor(f.cwnd)
+		}
+		return f.inRecovery
+	})
+	want := w - math.Floor(w/8)
+	if got := f.conn.law.Ssthresh(); got != want || !(w < ss) {
+		t.Errorf("a loss found at window %v in the slow start back to ssthresh %v: ssthresh %v, want %v", w, ss, got, want)
+	}
+	if f.lossEvents != 2 {
+		t.Errorf("%d loss events, want 2", f.lossEvents)
+	}
+}

@@ -1,0 +1,48 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
+
+// TestOnLossFrom: the min_cwnd modules' event faces reduce from the sender's window when a
+// loss is found in the slow start back to ssthresh after a recovery (model.WindowReducer):
+// after a loss at 40 packets, one found when the slow start back has reached w, below the
+// first loss's ssthresh, leaves the ssthresh a loss at w leaves.
+func TestOnLossFrom(t *testing.T) {
+	o := model.Observation{Now: 1, RTT: 0.1, BaseRTT: 0.1}
+	lossAt := func(algo string, w float64) model.EventLaw {
+		a, err := model.New(algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := a.NewEvent(model.FlowConfig{InitialCwnd: w, InitialSsthresh: w, MSSBytes: 1460})
+		e.OnLoss(o)
+		return e
+	}
+	for _, c := range []struct {
+		algo string
+		w    float64 // the window the slow start back has reached
+	}{
+		{"reno@linux", 14},
+		{"scalable@linux", 24},
+		{"highspeed@linux", 17},
+		{"vegas@linux", 14},
+		{"compound@linux", 14},
+	} {
+		e := lossAt(c.algo, 40)
+		if !(c.w < e.Ssthresh()) {
+			t.Fatalf("%s: ssthresh %v after a loss at 40, want it above %v", c.algo, e.Ssthresh(), c.w)
+		}
+		wr, ok := e.(model.WindowReducer)
+		if !ok {
+			t.Errorf("%s: not a WindowReducer", c.algo)
+			continue
+		}
+		wr.OnLossFrom(c.w, o)
+		if got, want := e.Ssthresh(), lossAt(c.algo, c.w).Ssthresh(); got != want {
+			t.Errorf("%s: ssthresh %v after a loss found at %v in the slow start back, want %v", c.algo, got, c.w, want)
+		}
+	}
+}
