@@ -2,17 +2,12 @@ package fluid_test
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // simRecRTT is the round-trip time of the deterministic recovery tests, s.
@@ -169,96 +164,6 @@ func TestSimRecoveryHybridUnchanged(t *testing.T) {
 	}
 	if w := res.Trace[0].CwndPkts; w != 36 {
 		t.Errorf("hybrid window %v just after the loss, want ssthresh 35 + 1", w)
-	}
-}
-
-// ns2Point is the stored ns-2.35 response point of algo at loss rate tag ("1e-2").
-func ns2Point(t *testing.T, algo, tag string) (mean, ci float64) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "reference", "ns2", "response-"+algo+"-p"+tag+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Rows []struct {
-			NS2 []struct {
-				Response struct {
-					Mean float64 `json:"mean_cwnd_pkts"`
-					CI   float64 `json:"ci95_pkts"`
-				} `json:"response"`
-			} `json:"ns2"`
-		} `json:"rows"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Rows) != 1 || len(doc.Rows[0].NS2) != 1 {
-		t.Fatalf("%s: want one row of one ns-2 run", tag)
-	}
-	r := doc.Rows[0].NS2[0].Response
-	return r.Mean, r.CI
-}
-
-// counted is the counted form's mean window of algo at random loss rate p over n loss
-// events after 20 of warm-up, and its 95% interval: batch means over 10 batches and
-// Student's t, as response.MeasurePoint computes the hybrid form's.
-func counted(t *testing.T, algo string, p float64, n int) (mean, ci float64) {
-	t.Helper()
-	const warmup, nb = 20, 10
-	sc, err := response.PointScenario(algo, nil, 0.1, 1460)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Links[0].Loss, sc.Links[0].LossP = model.LossRandom, p
-	sc.DurationS = float64(warmup+n+1) * 0.1 / p * 4
-	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Form: fluid.FormHybridRecovery, Seed: 1,
-		StopAfterLosses: warmup + n + 1, RecordLosses: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls := res.Losses
-	if len(ls) < warmup+n+1 {
-		t.Fatalf("%d loss events, want %d", len(ls), warmup+n+1)
-	}
-	first, last := ls[warmup], ls[warmup+n]
-	mean = (last.CwndTimePktS - first.CwndTimePktS) / (last.TS - first.TS)
-	means := make([]float64, nb)
-	for b := range nb {
-		i0, i1 := warmup+b*n/nb, warmup+(b+1)*n/nb
-		means[b] = (ls[i1].CwndTimePktS - ls[i0].CwndTimePktS) / (ls[i1].TS - ls[i0].TS)
-	}
-	_, sd := stat.MeanStdDev(means, nil)
-	return mean, distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nb - 1}.Quantile(0.975) * sd / math.Sqrt(nb)
-}
-
-// The counted form's mean window of the ns-2 variants against ns-2.35 TCP/Linux's stored
-// response points (2000 loss events, RTT 100 ms, 1460-byte packets): within the sum of the
-// two 95% intervals. scalable@linux at 1e-4 gets there by the width of both intervals
-// (fluid +10%, as tcpfluid's packet engine, +12%); at 1e-5 it does not (fluid 13391 ± 877
-// against 11137 ± 1140 packets, +20%): a gap of the law's growth over Scalable's short
-// cycles, not of the recovery (docs/simulators.md "Scalable"), so it is not in the table.
-func TestSimRecoveryAgainstNS2(t *testing.T) {
-	for _, c := range []struct {
-		algo, variant, tag string
-		p                  float64
-	}{
-		{"reno", "reno@linux", "1e-2", 1e-2},
-		{"reno", "reno@linux", "1e-3", 1e-3},
-		{"reno", "reno@linux", "1e-4", 1e-4},
-		{"scalable", "scalable@linux", "1e-2", 1e-2},
-		{"scalable", "scalable@linux", "1e-3", 1e-3},
-		{"scalable", "scalable@linux", "1e-4", 1e-4},
-		{"reno", "reno@linux", "1e-5", 1e-5},
-	} {
-		t.Run(c.variant+"/"+c.tag, func(t *testing.T) {
-			want, wantCI := ns2Point(t, c.algo, c.tag)
-			got, ci := counted(t, c.variant, c.p, 2000)
-			t.Logf("fluid %.4g ± %.2g, ns-2 %.4g ± %.2g packets (%+.1f%%)", got, ci, want, wantCI, 100*(got/want-1))
-			if d := math.Abs(got - want); d > wantCI+ci {
-				t.Errorf("mean window %.4g ± %.2g packets, ns-2 %.4g ± %.2g: %.3g apart, want at most %.3g",
-					got, ci, want, wantCI, d, wantCI+ci)
-			}
-		})
 	}
 }
 

@@ -3,6 +3,7 @@ package reference
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,4 +91,47 @@ func TestReferenceSetShape(t *testing.T) {
 		}
 	}
 	t.Logf("reference set: %v", kinds)
+}
+
+// A response point's stored runs are every seed's (seed 1 in response-NAME-pP.json, more in
+// response-NAME-pP-seeds*.json), CUBIC with β = 717/1024 apart from CUBIC's; their summary
+// is the mean window, the runs' intervals combined, and the loss rate they realized
+// together, dropped over sent.
+func TestStoredRunsSummary(t *testing.T) {
+	runs, err := StoredRuns(setDir, NS2, "reno", 1e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seeds []uint64
+	var sum, ci2, sent, dropped float64
+	for _, m := range runs {
+		seeds = append(seeds, m.Seed)
+		sum += m.Response.MeanCwndPkts
+		ci2 += m.Response.CI95Pkts * m.Response.CI95Pkts
+		sent, dropped = sent+m.SentPkts, dropped+m.DropPkts
+	}
+	slices.Sort(seeds)
+	if !slices.Equal(seeds, []uint64{1, 2, 3}) {
+		t.Fatalf("reno 1e-3: seeds %v, want 1, 2, 3", seeds)
+	}
+	s := SummarizeResponse(runs)
+	if s.Runs != 3 || math.Abs(s.MeanCwndPkts-sum/3) > 1e-12 || math.Abs(s.CI95Pkts-math.Sqrt(ci2)/3) > 1e-12 ||
+		s.LossRate != dropped/sent || !(s.LossRate > 9e-4 && s.LossRate < 1e-3) {
+		t.Errorf("reno 1e-3 summary %+v; want the mean of %v, CI %v, loss rate %v", s, sum/3, math.Sqrt(ci2)/3, dropped/sent)
+	}
+	c717, err := StoredRuns(setDir, NS2, "cubic717", 1e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := StoredRuns(setDir, NS2, "cubic", 1e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c) != 3 || len(c717) != 3 || !(SummarizeResponse(c717).MeanCwndPkts < 0.9*SummarizeResponse(c).MeanCwndPkts) {
+		t.Errorf("cubic %d runs (%v), cubic717 %d runs (%v): want three each, β = 717/1024 the smaller window",
+			len(c), SummarizeResponse(c), len(c717), SummarizeResponse(c717))
+	}
+	if _, err := StoredRuns(setDir, NS2, "reno", 3e-3); err == nil {
+		t.Error("reno at 3e-3: no error for a point the set does not hold")
+	}
 }

@@ -49,6 +49,9 @@ type EngineStats struct {
 	CI95Pkts     float64            `json:"ci95_pkts,omitempty"`
 	GoodputBps   float64            `json:"goodput_bps,omitempty"`
 	LossEvents   int                `json:"loss_events,omitempty"`
+	// P is the loss rate per packet a response point ran at (FluidAtLoss: a simulator's
+	// realized rate).
+	P float64 `json:"p,omitempty"`
 	// Converge: the fluid's recovery time from a loss at W = LossWindowPkts back to the
 	// BDP, s; the window at that loss, packets (the simulator's, when one ran).
 	RecoveryS      *float64 `json:"recovery_s,omitempty"`
@@ -73,7 +76,21 @@ func FluidResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, 
 		return nil, err
 	}
 	return &EngineStats{Engine: "fluid", Form: "hybrid", Params: effectiveParams(algo, params), MeanCwndPkts: pt.MeanCwndPkts, CI95Pkts: pt.CI95Pkts,
-		GoodputBps: pt.ThroughputBps, LossEvents: pt.LossEvents, WallS: time.Since(t0).Seconds()}, nil
+		GoodputBps: pt.ThroughputBps, LossEvents: pt.LossEvents, P: p, WallS: time.Since(t0).Seconds()}, nil
+}
+
+// CountedResponse is tcpfluid's fluid engine in its hybrid-recovery form (counted as a
+// packet sender counts and recovers) at a response point, random loss: what a simulator's
+// run is compared with at the loss rate it realized (Row.FluidAtLoss).
+func CountedResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, params map[string]float64, seed uint64) (*EngineStats, error) {
+	t0 := time.Now()
+	pt, err := response.MeasurePoint(ctx, algo, p, response.Settings{LossModel: "random", Form: fluid.FormHybridRecovery, RTTS: rttS,
+		MSSBytes: mssBytes, Params: map[string]map[string]float64{algo: params}, Seed: seed, Workers: 1})
+	if err != nil {
+		return nil, err
+	}
+	return &EngineStats{Engine: "fluid", Form: fluid.FormHybridRecovery, Params: effectiveParams(algo, params), MeanCwndPkts: pt.MeanCwndPkts,
+		CI95Pkts: pt.CI95Pkts, GoodputBps: pt.ThroughputBps, LossEvents: pt.LossEvents, P: p, WallS: time.Since(t0).Seconds()}, nil
 }
 
 // PacketResponse is tcpfluid's packet engine at a response point (validate.Point,
