@@ -360,6 +360,34 @@ func tcpfluidLaw(set, algo string, ca map[string]map[string]int) (string, map[st
 	return tf, nil
 }
 
+// fluidAtLoss runs the counted fluid at the loss rate each simulator realized over its
+// runs of the response point, which its window is compared with (Row.FluidAtLoss), and notes
+// it: a run's losses fall short of p or beyond it by chance, and the window moves with them.
+func fluidAtLoss(c *cli.Context, row *reference.Row, tf string, params map[string]float64, rtt, mss float64, seed uint64) error {
+	for _, sim := range []struct {
+		name, shown string
+		runs        []*reference.Measurement
+	}{{reference.NS2, "ns-2", row.NS2}, {reference.NS3, "ns-3", row.NS3}} {
+		at := reference.PooledLossRate(sim.runs)
+		if !(at > 0) {
+			continue
+		}
+		st, err := reference.CountedResponse(c.Context, tf, at, rtt, mss, params, seed)
+		if err != nil {
+			return settingsError(err)
+		}
+		if row.FluidAtLoss == nil {
+			row.FluidAtLoss = map[string]*reference.EngineStats{}
+		}
+		row.FluidAtLoss[sim.name] = st
+		if v, ok := simValue(row, sim.runs, nil); ok && v > 0 {
+			row.Notes = append(row.Notes, fmt.Sprintf("%s lost %.4g·p of its packets: the counted fluid at that rate %.4g ± %.2g packets, %+.1f%% of %s's",
+				sim.shown, at/row.P, st.MeanCwndPkts, st.CI95Pkts, 100*(st.MeanCwndPkts/v-1), sim.shown))
+		}
+	}
+	return nil
+}
+
 func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fair *reference.FairnessSpec, engines map[string]bool, set, tf string,
 	params map[string]float64, rtt, mss float64, seeds []uint64) error {
 	seed := seeds[0]
@@ -375,6 +403,9 @@ func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fa
 			if row.Packet, row.FluidRecovery, err = reference.PacketResponse(c.Context, tf, row.P, rtt, mss, params, seed); err != nil {
 				return settingsError(err)
 			}
+		}
+		if engines["fluid"] {
+			return fluidAtLoss(c, row, tf, params, rtt, mss, seed)
 		}
 	case reference.KindConverge:
 		if engines["fluid"] {
@@ -500,6 +531,11 @@ func relErrors(row *reference.Row) map[string]float64 {
 	}
 	if ok2 && ok3 && ns2 != 0 {
 		out["ns3/ns2"] = cmp(ns3, ns2)
+	}
+	for sim, v := range map[string]float64{"ns2": ns2, "ns3": ns3} {
+		if st := row.FluidAtLoss[sim]; st != nil && v > 0 {
+			out["fluid_at_loss/"+sim] = st.MeanCwndPkts/v - 1
+		}
 	}
 	if len(out) == 0 {
 		return nil

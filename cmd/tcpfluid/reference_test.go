@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,5 +183,19 @@ func TestCLIReferenceScenario(t *testing.T) {
 	run, err := os.ReadFile(filepath.Join(dir, "scenario-modern-bufferbloat-pie", "run.sh"))
 	if err != nil || !strings.Contains(string(run), "--queueDisc=pie") || !strings.Contains(string(run), "--pieTarget=0.015") {
 		t.Errorf("run.sh %q (%v): want ns-3's PIE with its 15 ms target", run, err)
+	}
+}
+
+// A response row compares the counted fluid at each simulator's realized loss rate with
+// that simulator's window: fluid_at_loss/ns2 is that ratio less one.
+func TestReferenceRelErrorsAtLoss(t *testing.T) {
+	row := &reference.Row{Quantity: "mean_cwnd_pkts", P: 1e-3,
+		NS2:         []*reference.Measurement{{Response: &reference.ResponseStats{MeanCwndPkts: 40}, SentPkts: 1e6, DropPkts: 950}},
+		FluidAtLoss: map[string]*reference.EngineStats{"ns2": {MeanCwndPkts: 41, P: 9.5e-4}}}
+	if got := relErrors(row)["fluid_at_loss/ns2"]; math.Abs(got-0.025) > 1e-12 {
+		t.Errorf("fluid_at_loss/ns2 %v, want 41/40 − 1 = 0.025", got)
+	}
+	if _, ok := relErrors(row)["fluid_at_loss/ns3"]; ok {
+		t.Error("fluid_at_loss/ns3 without an ns-3 run")
 	}
 }
