@@ -87,10 +87,12 @@ type Hit struct {
 // that only needs recording, call Advance again without a Jump.
 //
 // A guard that is exactly zero at the current state, and the guard that just fired
-// (also across a Jump), is disarmed: it takes its reference sign from a probe of the
-// dense output of the next step at 100·EventTol·max(1, |t|) after the step start (or
-// the step's midpoint if that is earlier), so it neither fires again at the same point
-// nor misses a crossing later in that step. Crossings that happen and undo themselves
+// (also across a Jump or Restart that leaves it on or past its zero), is disarmed: it
+// takes its reference sign from a probe of the dense output of the next step at
+// 100·EventTol·max(1, |t|) after the step start (or the step's midpoint if that is
+// earlier), so it neither fires again at the same point nor misses a crossing later in
+// that step. A fired guard that a Jump or Restart moved back to the side it crossed from
+// is armed at once. Crossings that happen and undo themselves
 // within one step are not seen: keep Settings.MaxStep below the shortest interval
 // between a guard's zeros.
 type Driver struct {
@@ -118,6 +120,7 @@ type Driver struct {
 	g, gNew []float64 // guard values at (t, y) and at the end of the step
 	ref     []int8    // sign of each armed guard before the step; 0 when disarmed
 	fired   []bool    // fired at the current time; stays disarmed across a Jump
+	from    []int8    // the sign a fired guard crossed from
 	pending []bool    // crossed by the time of an earlier event in the same step
 }
 
@@ -158,7 +161,7 @@ func NewDriver(in Dense, ivp IVP, events []Event, s DriverSettings) (*Driver, er
 		in: in, ev: events, s: s, hist: s.History, dim: n,
 		t: ivp.T0, y: mat.NewVecDense(n, nil), scratch: mat.NewVecDense(n, nil), probe: mat.NewVecDense(n, nil),
 		g: make([]float64, len(events)), gNew: make([]float64, len(events)),
-		ref: make([]int8, len(events)), fired: make([]bool, len(events)),
+		ref: make([]int8, len(events)), fired: make([]bool, len(events)), from: make([]int8, len(events)),
 		pending: make([]bool, len(events)),
 	}
 	d.st.Y = d.y
@@ -229,7 +232,25 @@ func sign(v float64) int8 {
 
 // disarm marks guard j as just fired.
 func (d *Driver) disarm(j int) {
+	d.from[j] = d.ref[j]
 	d.ref[j], d.fired[j] = 0, true
+}
+
+// rearm sets the reference sign of guard j after the caller changed the state or the
+// mode at the current time. A guard that fired here stays disarmed where the change left
+// it on or past its zero, so that it does not fire again at once; one the change moved
+// back to the side it crossed from is armed again: a crossing due sooner than the probe
+// of a disarmed guard (a loss due within nanoseconds of a mode switch that shares its
+// guard) would otherwise set its reference sign and be lost.
+func (d *Driver) rearm(j int) {
+	switch {
+	case d.pending[j]:
+	case !d.fired[j]:
+		d.arm(j)
+	case sign(d.g[j]) == d.from[j]:
+		d.fired[j] = false
+		d.arm(j)
+	}
 }
 
 // crossed reports whether guard j, armed with sign ref, has crossed in its Direction to
@@ -537,9 +558,7 @@ func (d *Driver) Jump(y mat.Vector) {
 			d.err = err
 			return
 		}
-		if !d.pending[j] && !d.fired[j] {
-			d.arm(j)
-		}
+		d.rearm(j)
 	}
 }
 
@@ -577,9 +596,7 @@ func (d *Driver) Restart(guards ...int) {
 			d.err = err
 			return
 		}
-		if !d.pending[j] && !d.fired[j] {
-			d.arm(j)
-		}
+		d.rearm(j)
 	}
 }
 

@@ -62,3 +62,32 @@ func TestDriverSkip(t *testing.T) {
 		t.Error("Skip backwards: no error")
 	}
 }
+
+// One event can stand for several guards (their largest), as a fluid flow's loss and mode
+// switch share one. After the mode-switch guard fires and Restart moves it back, the loss
+// guard, due 10 ns later, must still fire though that is inside the probe distance of a
+// disarmed guard (100·EventTol·t = 1 µs at t = 10⁴ s): y' = 1, the switch at y = 1 moves
+// its level to 2, and the loss guard is y = 1 + 10⁻⁸.
+func TestRestartRearmsGuardMovedBack(t *testing.T) {
+	const t0, due = 1e4, 1e-8
+	level := 1.0
+	ivp := IVP{Y0: mat.NewVecDense(1, []float64{0}), T0: t0,
+		Func: func(dst *mat.VecDense, _ float64, _ mat.Vector) { dst.SetVec(0, 1) }}
+	events := []Event{{G: func(_ float64, y mat.Vector) float64 {
+		return max(y.AtVec(0)-level, y.AtVec(0)-(1+due))
+	}, Direction: Rising}}
+	d, err := NewDriver(NewDormandPrince(Settings{}), ivp, events, DriverSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit, err := d.Advance(context.Background(), t0+10)
+	if err != nil || hit.Event != 0 || math.Abs(hit.T-(t0+1)) > 1e-8 {
+		t.Fatalf("mode switch %+v, %v; want guard 0 at t0 + 1", hit, err)
+	}
+	level = 2
+	d.Restart(0)
+	hit, err = d.Advance(context.Background(), t0+10)
+	if err != nil || hit.Event != 0 || math.Abs(hit.T-(t0+1+due)) > 1e-8 {
+		t.Fatalf("loss after the switch %+v, %v; want guard 0 at t0 + 1 + %g", hit, err, due)
+	}
+}
