@@ -14,14 +14,7 @@ import (
 // stored run is a note, not an error.
 func TestCLIFairnessCompareNS2(t *testing.T) {
 	args := []string{"fairness", "--mode", "rtt", "--algo", "reno,scalable", "--header", "50B", "--sack", "--compare-ns2"}
-	out, err := runCLI(t, append(args, "--format", "json")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep response.FairnessReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := fairnessJSON(t, args...)
 	ref := rep.Results[0].Reference
 	if ref == nil || ref.Source != "testdata/reference/ns2/fairness-rtt-reno.json" || ref.Jain.N != 3 || len(ref.ShareDiffs) != 3 ||
 		ref.Verdict == "" || ref.Tolerance != 0.05 {
@@ -46,14 +39,7 @@ func TestCLIFairnessEngineFlags(t *testing.T) {
 	if _, code, errOut := runStatus(t, "fairness", "--jitter", "1ms"); code != 2 || !strings.Contains(errOut, "--jitter 1ms: only --engine packet") {
 		t.Errorf("--jitter with the fluid: exit %d, %q", code, errOut)
 	}
-	out, err := runCLI(t, "fairness", "--seeds", "2", "--p", "1e-4", "--duration", "100s", "--format", "json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep response.FairnessReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := fairnessJSON(t, "fairness", "--seeds", "2", "--p", "1e-4", "--duration", "100s")
 	if len(rep.Seeds) != 2 || rep.Results[0].OverSeeds == nil || rep.Results[0].OverSeeds.Jain.N != 2 {
 		t.Errorf("--seeds 2: seeds %v, over seeds %+v", rep.Seeds, rep.Results[0].OverSeeds)
 	}
@@ -65,20 +51,13 @@ func TestCLIFairnessEngineFlags(t *testing.T) {
 func TestCLIFairnessExperimentFlags(t *testing.T) {
 	args := []string{"fairness", "--mode", "rtt", "--rtts", "40ms,80ms", "--bottleneck-delay", "15ms", "--start-gap", "2s",
 		"--buffer", "300pkts", "--mss", "1000B", "--rwnd", "256KiB", "--duration", "60s"}
-	out, err := runCLI(t, append(args, "--format", "json")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep response.FairnessReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := fairnessJSON(t, args...)
 	x := rep.Results[0].Experiment
 	if x.BottleneckBufferPkts != 300 || x.BottleneckDelayS != 0.015 || x.MSSBytes != 1000 || x.RwndPkts != 262.144 ||
 		len(x.Flows) != 2 || x.Flows[1].StartS != 2 || math.Abs(x.Flows[1].AccessDelayS-0.025) > 1e-12 {
 		t.Errorf("experiment %+v", x)
 	}
-	out, err = runCLI(t, append(args, "--format", "table")...)
+	out, err := runCLI(t, append(args, "--format", "table")...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,4 +67,18 @@ func TestCLIFairnessExperimentFlags(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// fairnessJSON runs the fairness command args with --format json and decodes its report.
+func fairnessJSON(t *testing.T, args ...string) response.FairnessReport {
+	t.Helper()
+	out, err := runCLI(t, append(args, "--format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep response.FairnessReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
