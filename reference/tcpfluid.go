@@ -96,15 +96,13 @@ func CountedResponse(ctx context.Context, algo string, p, rttS, mssBytes float64
 // PacketResponse is tcpfluid's packet engine at a response point (validate.Point,
 // random loss); it also returns the fluid's hybrid-recovery form over the same losses.
 func PacketResponse(ctx context.Context, algo string, p, rttS, mssBytes float64, params map[string]float64, seed uint64) (pkt, fluid *EngineStats, err error) {
-	t0 := time.Now()
 	v, err := validate.Point(ctx, validate.PointSpec{Algorithm: algo, Params: effectiveParams(algo, params), LossModel: "random", P: p,
 		RTTS: rttS, MSSBytes: mssBytes, Seed: seed})
 	if err != nil {
 		return nil, nil, err
 	}
-	wall := time.Since(t0).Seconds()
-	pkt = &EngineStats{Engine: "packet", Params: effectiveParams(algo, params), WallS: wall}
-	fluid = &EngineStats{Engine: "fluid", Form: v.Form, Params: effectiveParams(algo, params), WallS: wall}
+	pkt = &EngineStats{Engine: "packet", Params: effectiveParams(algo, params), WallS: v.PacketWallS}
+	fluid = &EngineStats{Engine: "fluid", Form: v.Form, Params: effectiveParams(algo, params), WallS: v.FluidWallS}
 	for _, m := range v.Metrics {
 		switch m.Metric {
 		case "mean_cwnd_pkts":

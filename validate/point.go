@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/internal/settings"
@@ -101,7 +102,9 @@ func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 		return nil, err
 	}
 	sc.Flows[0].InitialCwnd, sc.Flows[0].InitialSsthresh = spec.StartCwndPkts, spec.StartCwndPkts
+	t0 := time.Now()
 	pk, err := packet.Run(ctx, sc, packet.Settings{Seed: spec.Seed, StopAfterLosses: total + 1, RecordLosses: true})
+	packetWall := time.Since(t0).Seconds()
 	if err != nil {
 		return nil, fmt.Errorf("packet engine: %w", err)
 	}
@@ -111,8 +114,10 @@ func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 	// The fluid merges losses inside one recovery and never times out: it needs at most
 	// as many loss events as the packet engine to deliver as much, and the margin covers
 	// the rest.
+	t0 = time.Now()
 	fl, err := fluid.Run(ctx, sc, fluid.Settings{Seed: spec.Seed, Form: Form,
 		StopAfterLosses: 2*total + 10, RecordLosses: true})
+	fluidWall := time.Since(t0).Seconds()
 	if err != nil {
 		return nil, fmt.Errorf("fluid engine: %w", err)
 	}
@@ -133,7 +138,7 @@ func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 	if spec.LossModel == "random" {
 		tol = TolPointRandom
 	}
-	v := &Report{Point: &spec, Form: Form, Seed: spec.Seed, OK: true, Fluid: fl, Packet: pk}
+	v := &Report{Point: &spec, Form: Form, Seed: spec.Seed, OK: true, Fluid: fl, Packet: pk, FluidWallS: fluidWall, PacketWallS: packetWall}
 	if n := pk.Flows[0].Timeouts; n > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("the packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
 			n, pk.Flows[0].LossEvents, fl.Flows[0].Timeouts))

@@ -46,6 +46,11 @@ type Report struct {
 	SACK    bool `json:"sack,omitempty"`
 	sackWhy string
 	JitterS float64 `json:"jitter_s,omitempty"`
+	// FluidWallS and PacketWallS are each engine's wall time of a point's measured run,
+	// s (Point; the fluid's pre-run that sets the start window is in neither); not in the
+	// JSON, which one seed makes the same on every run.
+	FluidWallS  float64 `json:"-"`
+	PacketWallS float64 `json:"-"`
 	// Groups is the number of independent groups of flows Validate ran one at a time.
 	Groups int `json:"groups,omitempty"`
 	// Fluid and Packet are the engines' results (for a point: over the whole run,

@@ -33,6 +33,9 @@ func runPoint(t *testing.T, c pointCase) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !(v.FluidWallS > 0 && v.PacketWallS > 0) {
+		t.Errorf("%v: wall times fluid %g s, packet %g s; want both measured", c, v.FluidWallS, v.PacketWallS)
+	}
 	return v
 }
 
