@@ -149,7 +149,7 @@ func (p *compoundParams) halve(win, dwnd float64) (cwnd, delay float64) {
 	if p.resetDwnd == 1 {
 		total := win * (1 - p.beta)
 		if p.whole == 1 {
-			total = math.Floor(math.Floor(win) * (1 - p.beta))
+			total = wholeShare(win, 1-p.beta)
 		}
 		total = max(total, MinLossWindow)
 		if win-dwnd > total || dwnd > total {

@@ -193,7 +193,7 @@ func (e *cubicEpoch) timeout(w float64) float64 {
 	if e.p.timeoutReset == 1 {
 		e.wMax, e.prior = 0, 0
 		if e.p.whole == 1 {
-			return max(math.Floor(math.Floor(w)*e.p.beta), MinLossWindow)
+			return max(wholeShare(w, e.p.beta), MinLossWindow)
 		}
 		return max(e.p.beta*w, MinLossWindow)
 	}

@@ -189,7 +189,7 @@ func (r *htcpRule) Congestion(w float64, o Observation) float64 {
 	if r.p.whole == 1 {
 		// Linux: ca->beta in 128ths, ssthresh = (snd_cwnd·beta) >> 7.
 		b := math.Floor(128*r.beta+1e-9) / 128
-		return math.Floor(math.Floor(w) * b)
+		return wholeShare(w, b)
 	}
 	return r.beta * w
 }

@@ -136,7 +136,7 @@ type renoLinuxRule struct{ renoRule }
 func (renoLinuxRule) countsBytes() bool { return true }
 
 func (renoLinuxRule) Congestion(w float64, _ Observation) float64 {
-	return math.Floor(math.Floor(w) / 2)
+	return wholeShare(w, 0.5)
 }
 
 func (renoLinuxRule) SlowStartThroughSsthresh() bool { return true }
@@ -241,7 +241,7 @@ func (e *renoCounted) OnAck(acked float64, _ Observation) {
 // FlightReducer, the flight) w.
 func (e *renoCounted) reduced(w float64) float64 {
 	if e.impl == renoLinux {
-		return max(math.Floor(math.Floor(w)/2), MinLossWindow)
+		return max(wholeShare(w, 0.5), MinLossWindow)
 	}
 	return max(w/2, MinLossWindow)
 }

@@ -61,11 +61,6 @@ func wholeParam(d ParamDef) ParamDef {
 	return d
 }
 
-// wholePackets is ⌊w⌋, the window a packet sender counts in whole packets. A window that
-// reached an integer by n increments of 1/n may fall short of it by rounding, so the floor
-// is taken a nano-packet up.
-func wholePackets(w float64) float64 { return math.Floor(w + 1e-9) }
-
 type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck, perAck, through float64 }
 
 type scalable struct {

@@ -132,7 +132,7 @@ func (p *vegasParams) perRTT() float64 { return 1 + p.lag }
 func (p *vegasParams) lossWindow(w, s float64) float64 {
 	if p.raise == 0 {
 		if p.whole == 1 {
-			return math.Floor(math.Floor(w) / 2)
+			return wholeShare(w, 0.5)
 		}
 		return w / 2
 	}
