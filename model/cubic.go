@@ -216,7 +216,7 @@ func (e *cubicEpoch) congestion(w float64) float64 {
 			e.wMax = n
 		}
 		e.prior = w
-		return math.Floor(n * e.p.beta)
+		return wholeShare(w, e.p.beta)
 	}
 	if e.p.fastConvergence == 1 && math.Floor(w) < math.Floor(e.wMax) {
 		e.wMax = w * (1 + e.p.beta) / 2
