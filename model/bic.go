@@ -68,7 +68,8 @@ func init() {
 			Switch(&a.p.timeoutReset, "timeout_reset", 0, "Linux tcp_bic.c bictcp_state (TCP_CA_Loss)",
 				"1: a timeout forgets W_max and the first loss"),
 			onePerAckParam(&a.p.perAck, "ns-3.37 TcpBic::IncreaseWindow, ns-2.35 TCP/Linux tcp_slow_start (1)"),
-			throughSsthreshParam(&a.p.through, "Linux 2.6.2x bictcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"))
+			throughSsthreshParam(&a.p.through, "Linux 2.6.2x bictcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
+			timeoutSsthreshParam(&a.p.rtoSsthresh, "Linux tcp_enter_loss (bictcp_recalc_ssthresh), ns-3.37 ReTxTimeout (TcpBic::GetSsThresh): 1"))
 		a.Require(Ordered("s_min", &a.p.sMin, "s_max", &a.p.sMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &bicRule{p: a.p} }}
 		return a
@@ -84,7 +85,7 @@ func wholeNumber(d ParamDef) ParamDef {
 type bicParams struct {
 	beta, sMax, sMin, low, fastConvergence      float64
 	b, smooth, whole, startup, offset, ackRatio float64
-	timeoutReset, perAck, through               float64
+	timeoutReset, perAck, through, rtoSsthresh  float64
 }
 
 type bic struct {
@@ -122,6 +123,8 @@ type bicRule struct {
 }
 
 func (r *bicRule) Start(Observation) { r.wMax, r.lost = 0, false }
+
+func (r *bicRule) ReducesAtTimeout() bool { return r.p.rtoSsthresh == 1 }
 
 // reset is the timeout of timeout_reset: W_max and the first loss forgotten.
 func (r *bicRule) reset() {
@@ -333,13 +336,13 @@ func (a *bic) Variants() []Variant {
 			"beta 819/1024, BICTCP_B 4, max_increment 16, low_window 14, smooth_part 20, cnt ≤ 20 before the first loss, " +
 			"one packet per cnt + 1 ACKs, cnt over delayed_ack 31/16 (bictcp_acked), reset at a timeout (bictcp_state)",
 			Params: map[string]float64{"beta": 819.0 / 1024, "b": 4, "s_max": 16, "low_window": 14, "smooth_part": 20,
-				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "ack_ratio": 31.0 / 16, "timeout_reset": 1, "ss_per_ack": 1, "ss_through": 1},
+				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "ack_ratio": 31.0 / 16, "timeout_reset": 1, "ss_per_ack": 1, "ss_through": 1, "rto_ssthresh": 1},
 			Recovery: RecoveryLinux},
 		{Name: "ns3", Source: "ns-3.37 TcpBic (Update, GetSsThresh): Beta 0.8, BinarySearchCoefficient 4, MaxIncr 16, " +
 			"LowWnd 14 (Reno below 14: low_window 13 in whole packets), SmoothPart 5, cnt ≤ 20 before the first loss, " +
 			"one packet per cnt + 1 ACKs (m_cWndCnt > cnt), fast convergence W_max = Beta·W",
 			Params: map[string]float64{"beta": 0.8, "b": 4, "s_max": 16, "low_window": 13, "smooth_part": 5,
-				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "fast_convergence": 2, "ss_per_ack": 1},
+				"whole_packets": 1, "startup_growth": 0.05, "count_offset": 1, "fast_convergence": 2, "ss_per_ack": 1, "rto_ssthresh": 1},
 			Recovery: RecoveryPRR},
 	}
 }

@@ -77,7 +77,8 @@ func init() {
 			Switch(&h.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
 				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
 			onePerAckParam(&h.p.perAck, "ns-3.37 TcpHighSpeed (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"),
-			throughSsthreshParam(&h.p.through, "Linux 2.6.2x hstcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"))
+			throughSsthreshParam(&h.p.through, "Linux 2.6.2x hstcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
+			timeoutSsthreshParam(&h.p.rtoSsthresh, "Linux tcp_enter_loss (hstcp_ssthresh), ns-3.37 ReTxTimeout (TcpHighSpeed::GetSsThresh): 1"))
 		h.WindowLaw = WindowLaw{Rule: h.rule, Memoryless: true}
 		return h
 	})
@@ -146,7 +147,7 @@ var highSpeedTable = sync.OnceValue(func() []hsRow {
 	return rows
 })
 
-type highSpeedParams struct{ table, whole, pipe, exitAck, perAck, through float64 }
+type highSpeedParams struct{ table, whole, pipe, exitAck, perAck, through, rtoSsthresh float64 }
 
 type highSpeed struct {
 	Base
@@ -228,6 +229,8 @@ func (r *highSpeedRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 
 func (r *highSpeedRule) SlowStartThroughSsthresh() bool { return r.p.through == 1 }
 
+func (r *highSpeedRule) ReducesAtTimeout() bool { return r.p.rtoSsthresh == 1 }
+
 // row is the table row governing window w (Linux: the first row whose window is ≥ w).
 func (r *highSpeedRule) row(w float64) hsRow {
 	i := sort.Search(len(r.rows), func(i int) bool { return r.rows[i].w >= w })
@@ -286,8 +289,8 @@ func (r *highSpeedRule) Congestion(w float64, o Observation) float64 {
 func (a *highSpeed) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_highspeed.c (ns-2.35 TCP/Linux): hstcp_aimd_vals (RFC 3649 Appendix B, md in 1/256); hstcp_cong_avoid snd_cwnd_cnt += ai + 1; hstcp_ssthresh cwnd − (cwnd·md) >> 8",
-			Params: map[string]float64{"table": 1, "whole_packets": 1, "ss_per_ack": 1, "ss_through": 1}, Recovery: RecoveryLinuxMinCwnd},
+			Params: map[string]float64{"table": 1, "whole_packets": 1, "ss_per_ack": 1, "ss_through": 1, "rto_ssthresh": 1}, Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed: TableLookupA per segment acked against the window in segments; GetSsThresh (1 − TableLookupB)·BytesInFlight",
-			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1}, Recovery: RecoveryPRR},
+			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1, "rto_ssthresh": 1}, Recovery: RecoveryPRR},
 	}
 }

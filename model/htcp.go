@@ -65,7 +65,8 @@ func init() {
 			onePerAckParam(&a.p.perAck, "ns-2.35 TCP/Linux tcp_slow_start, one packet a call (1)"),
 			throughSsthreshParam(&a.p.through, "Linux 2.6.2x htcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
 			Switch(&a.p.whole, "whole_packets", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_recalc_ssthresh (snd_cwnd·beta) >> 7 in u32 (1)",
-				"1: β in whole 128ths (⌊128·β⌋) and a loss at W leaves ⌊⌊W⌋·β⌋ packets"))
+				"1: β in whole 128ths (⌊128·β⌋) and a loss at W leaves ⌊⌊W⌋·β⌋ packets"),
+			timeoutSsthreshParam(&a.p.rtoSsthresh, "Linux tcp_enter_loss (htcp_recalc_ssthresh), ns-3.37 ReTxTimeout (TcpHtcp::GetSsThresh): 1"))
 		a.Require(Ordered("beta_min", &a.p.betaMin, "beta_max", &a.p.betaMax))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &htcpRule{p: a.p, mss: DefaultMSSBytes} }}
 		return a
@@ -73,7 +74,7 @@ func init() {
 }
 
 type htcpParams struct {
-	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, pipe, ns3, perAck, through, whole float64
+	deltaL, betaMin, betaMax, bandwidthSwitch, openClock, ackCount, rttScaling, pipe, ns3, perAck, through, whole, rtoSsthresh float64
 }
 
 type htcp struct {
@@ -106,6 +107,8 @@ var (
 func (r *htcpRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 
 func (r *htcpRule) SlowStartThroughSsthresh() bool { return r.p.through == 1 }
+
+func (r *htcpRule) ReducesAtTimeout() bool { return r.p.rtoSsthresh == 1 }
 
 type htcpRule struct {
 	p        htcpParams
@@ -218,11 +221,11 @@ func (a *htcp) Variants() []Variant {
 		{Name: "linux", Source: "Linux 2.6.22 tcp_htcp.c (ns-2.35 tcp/linux/src), htcp_beta_update and htcp_alpha_update: " +
 			"BETA_MIN 64/128, BETA_MAX 102/128, use_bandwidth_switch 1, use_rtt_scaling 1, Δ_L 1 s, Δ from the return to TCP_CA_Open (htcp_state); no min_cwnd",
 			Params: map[string]float64{"beta_min": 0.5, "beta_max": 102.0 / 128, "delta_l": 1, "bandwidth_switch": 1, "open_clock": 1, "ack_count": 1,
-				"rtt_scaling": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1},
+				"rtt_scaling": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1, "rto_ssthresh": 1},
 			Recovery: RecoveryLinux},
 		{Name: "ns3", Source: "ns-3.37 TcpHtcp (tcp-htcp.cc): DefaultBackoff 0.5, ThroughputRatio 0.2 (an integer ratio), DeltaL 1 s; " +
 			"α bytes an ACK on top of MSS²/cwnd; β = RTT_min/RTT_max unclamped after a cycle whose throughput rose by less than 100%; Δ from the loss",
-			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 1, "delta_l": 1, "ns3_rules": 1, "pipe_deficit": 2, "ss_per_ack": 1},
+			Params:   map[string]float64{"beta_min": 0.5, "beta_max": 1, "delta_l": 1, "ns3_rules": 1, "pipe_deficit": 2, "ss_per_ack": 1, "rto_ssthresh": 1},
 			Recovery: RecoveryPRR},
 	}
 }

@@ -49,7 +49,8 @@ func init() {
 			Switch(&a.p.exitAck, "exit_ack", 0, "ns-3.37 TcpSocketBase::ProcessAck (1)",
 				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
 			onePerAckParam(&a.p.perAck, "ns-3.37 TcpScalable (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"),
-			throughSsthreshParam(&a.p.through, "Linux 2.6.2x tcp_scalable_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"))
+			throughSsthreshParam(&a.p.through, "Linux 2.6.2x tcp_scalable_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
+			timeoutSsthreshParam(&a.p.rtoSsthresh, "Linux tcp_enter_loss (tcp_scalable_ssthresh), ns-3.37 ReTxTimeout (TcpScalable::GetSsThresh): 1"))
 		a.WindowLaw = WindowLaw{Rule: func() WindowRule { return &scalableRule{p: a.p} }, Memoryless: true}
 		return a
 	})
@@ -61,7 +62,7 @@ func wholeParam(d ParamDef) ParamDef {
 	return d
 }
 
-type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck, perAck, through float64 }
+type scalableParams struct{ a, b, legacy, legacyDecrease, extraAck, whole, pipe, exitAck, perAck, through, rtoSsthresh float64 }
 
 type scalable struct {
 	Base
@@ -135,6 +136,8 @@ func (r *scalableRule) SlowStartPerAck() bool { return r.p.perAck == 1 }
 
 func (r *scalableRule) SlowStartThroughSsthresh() bool { return r.p.through == 1 }
 
+func (r *scalableRule) ReducesAtTimeout() bool { return r.p.rtoSsthresh == 1 }
+
 // countedWindow is the window a whole-packet ACK counter is compared with: ⌊W⌋ in the event
 // face, W − ½ in the fluid face (at least one packet).
 func countedWindow(w float64, event bool) float64 {
@@ -193,10 +196,10 @@ func (p *scalableParams) acksPerPacket(n float64) float64 {
 func (a *scalable) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_scalable.c (ns-2.35 TCP/Linux): tcp_scalable_cong_avoid +1 when snd_cwnd_cnt exceeds min(cwnd, TCP_SCALABLE_AI_CNT 50); tcp_scalable_ssthresh cwnd − cwnd>>3",
-			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0, "ss_per_ack": 1, "ss_through": 1},
+			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "extra_ack": 1, "whole_packets": 1, "legacy_decrease": 0, "ss_per_ack": 1, "ss_through": 1, "rto_ssthresh": 1},
 			Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpScalable: CongestionAvoidance +1 per min(cwnd, AIFactor 50) segments acked; GetSsThresh (1 − MDFactor 0.125)·BytesInFlight",
-			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1},
+			Params:   map[string]float64{"a": 0.02, "legacy_window": 50, "whole_packets": 2, "legacy_decrease": 0, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1, "rto_ssthresh": 1},
 			Recovery: RecoveryPRR},
 	}
 }

@@ -87,6 +87,13 @@ func throughSsthreshParam(v *float64, source string) ParamDef {
 		"1: slow start runs while cwnd ≤ ssthresh, so the first ACK after a reduction adds a packet (Linux 2.6.2x); 0: while cwnd < ssthresh")
 }
 
+// timeoutSsthreshParam is the parameter that makes a timeout reduce ssthresh as a loss
+// does (TimeoutReducer), for the laws whose simulators call the module's ssthresh there.
+func timeoutSsthreshParam(v *float64, source string) ParamDef {
+	return Switch(v, "rto_ssthresh", 0, source,
+		"1: a timeout sets ssthresh to the window a loss would leave (the module's ssthresh); 0: to half the window (RFC 5681 eq. 4)")
+}
+
 // onePerAckParam is the parameter that sets Window.OnePerAck, for the laws whose
 // implementations slow-start by one packet per ACK (ns-3's TcpNewReno-derived classes and
 // TcpBic, ns-2.35 TCP/Linux's modules).

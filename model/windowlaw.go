@@ -93,6 +93,21 @@ func slowStartsThrough(r WindowRule) bool {
 	return ok && s.SlowStartThroughSsthresh()
 }
 
+// TimeoutReducer is implemented by window rules whose implementation sets ssthresh at a
+// timeout to the window its loss reduction leaves (Congestion), not to half the window:
+// Linux's tcp_enter_loss (ns-2.35 LinuxTcpAgent::enter_loss) and ns-3.37's
+// TcpSocketBase::ReTxTimeout both call the module's ssthresh, so HighSpeed keeps
+// (1 − b(W))·W, Scalable 7/8 of it.
+type TimeoutReducer interface {
+	ReducesAtTimeout() bool
+}
+
+// reducesAtTimeout reports whether rule r is a TimeoutReducer that does.
+func reducesAtTimeout(r WindowRule) bool {
+	t, ok := r.(TimeoutReducer)
+	return ok && t.ReducesAtTimeout()
+}
+
 // RecoveryExitAcker is implemented by window rules whose implementation hands the
 // cumulative ACK that ends a fast recovery — it covers the loss's whole flight — to the
 // law at once, as ns-3.37's TcpSocketBase::ProcessAck does (cwnd = ssthresh, then
@@ -183,8 +198,11 @@ func (f *windowFluid) OnLoss(x []float64, o Observation) {
 
 func (f *windowFluid) OnTimeout(x []float64, o Observation) {
 	f.flight = 0
-	f.rule.Congestion(x[0], o)
+	s := f.rule.Congestion(x[0], o)
 	x[0] = f.win.Timeout(x[0])
+	if reducesAtTimeout(f.rule) {
+		f.win.Ssthresh = max(s, MinLossWindow)
+	}
 }
 
 // EndRecovery counts the recovery's closing ACK for a RecoveryExitAcker rule.
@@ -257,7 +275,10 @@ func (e *windowEvent) OnLossFrom(cwnd float64, o Observation) {
 
 func (e *windowEvent) OnTimeout(o Observation) {
 	e.begin(o)
-	e.rule.Congestion(e.cwnd, o)
+	s := e.rule.Congestion(e.cwnd, o)
 	e.cwnd = e.win.Timeout(e.cwnd)
+	if reducesAtTimeout(e.rule) {
+		e.win.Ssthresh = max(s, MinLossWindow)
+	}
 	e.reopen = true
 }
