@@ -108,7 +108,11 @@
 // halving and, with min_cwnd, the restart at ssthresh/2 and slow start back (Linux 2.6.2x
 // tcp_fastretrans_alert, tcp_moderate_cwnd); or ns-3.37's RFC 6675 loss rule with
 // TcpPrrRecovery (RFC 6937) and its minimum RTO of 1 s. The window the flow reports is the
-// one the simulator traces: ns-2's rate-halving allowance, ns-3's pipe + sndcnt.
+// one the simulator traces: ns-2's rate-halving allowance, ns-3's pipe + sndcnt. An ns-2
+// TCP/Linux sender also keeps that agent's timer (ns2rtt.go): a sample from every ACK's
+// echoed timestamp, the receiver echoing as TCPSink/Sack1 with ts_echo_rfc1323_ (the
+// timestamp of the packet the ACK was due for, so duplicate ACKs repeat it), 1 ms ticks and
+// no floor under RTTVAR, so its timeout on a steady path is SRTT plus a few milliseconds.
 //
 // A route-aware sender (model.Flow.RouteAware, seed 002) learns of a failure on its path
 // when the link goes down: it stops sending, holds its timer (no timeout, no backoff, no
@@ -141,7 +145,8 @@
 // 0.2 s (minrto_; RFC 6298 says 1 s, set Settings.MinRTOS for it), maximum 60 s (maxrto_),
 // G = 0.01 s (tcpTick_), the receiver window as initial ssthresh (ssthresh_ = window_;
 // here unless the flow sets InitialSsthresh), and the integer window. Not adopted: ns-2
-// quantizes RTT samples to tcpTick_ (here they are exact); it opens with a 40-byte SYN and
+// quantizes RTT samples to tcpTick_ (here they are exact, except for the TCP/Linux
+// senders above); it opens with a 40-byte SYN and
 // a two-packet window (syn_, windowInit_ 2; here the flow's InitialCwnd, default 1, with
 // no handshake); its initial RTO is 3 s (here 1 s, RFC 6298); its Reno truncates ssthresh
 // to whole packets (the laws in model/ do not).

@@ -67,6 +67,7 @@ type tcpFlow struct {
 	timedSeq         int64
 	timedAt          float64
 	est              model.RTTEstimator
+	ns2              ns2RTT  // ns-2 TCP/Linux's timer, which a RecoveryLinux* sender keeps instead of est
 	backoff          float64 // RTO multiplier, 1, 2, 4, …
 	lastRTT, baseRTT float64 // latest and minimum RTT samples, s
 	haveRTT          bool
@@ -81,6 +82,7 @@ type tcpFlow struct {
 	ooo        bitRing // packets received above rcvNxt
 	ackPending int     // in-order packets not yet acknowledged (delayed ACK)
 	ackEcho    float64 // send time echoed by the pending delayed ACK, s
+	tsRecent   float64 // ns-2 TCPSink's ts_to_echo_ (RFC 1323), for a RecoveryLinux* sender
 	delackGen  uint32
 
 	// statistics
@@ -237,12 +239,19 @@ func (f *tcpFlow) finish(now float64) {
 // backoff, at most MaxRTOS.
 func (f *tcpFlow) rto(sm *sim) float64 {
 	base := f.est.Base()
+	if f.ns2Timer() && f.ns2.srtt8 > 0 {
+		base = f.ns2.base()
+	}
 	lo := sm.minRTO
 	if f.rec != nil {
 		lo = max(lo, f.rec.minRTO)
 	}
 	return min(max(base, lo)*f.backoff, MaxRTOS)
 }
+
+// ns2Timer reports whether the flow keeps ns-2 TCP/Linux's timer (ns2RTT): a
+// RecoveryLinux* sender, with timestamps echoed as ns-2's TCPSink/Sack1 echoes them.
+func (f *tcpFlow) ns2Timer() bool { return f.rec != nil && f.rec.linux() }
 
 // setTimer (re)arms the retransmission timer for time at. The timer is lazy: pushing back
 // the deadline (every new ACK) costs nothing, and the scheduled event re-arms itself if it
@@ -347,6 +356,9 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 	}
 	f.haveRTT = true
 	a := e.pkt.seq
+	if f.ns2Timer() {
+		f.ns2.sample(sm.now - e.pkt.sentAt) // every ACK, from its echoed timestamp
+	}
 	if f.timing && a > f.timedSeq {
 		f.est.Sample(sm.now - f.timedAt)
 		f.timing = false
@@ -508,6 +520,7 @@ func (f *tcpFlow) timeout(sm *sim) {
 		// ns-2 and RFC 6298 §5.7: after several backoffs the old SRTT says little about the
 		// path; the next sample starts the estimator afresh.
 		f.est.Reinit = true
+		f.ns2.forget()
 	}
 	f.setTimer(sm, sm.now+f.rto(sm))
 	f.trySend(sm)
@@ -525,6 +538,15 @@ func (f *tcpFlow) receive(sm *sim, p *pkt) {
 	f.deliveredBytes += payload
 	inOrder := p.seq == f.rcvNxt
 	fillsGap := inOrder && f.ooo.count > 0
+	echo := p.sentAt
+	if f.ns2Timer() {
+		// ns-2's Acker::update_ts with ts_echo_rfc1323_: the packet the ACK is due for, or a
+		// newer copy of one already held; an out-of-order packet leaves the echo alone.
+		if inOrder || (p.seq < f.rcvNxt && p.sentAt >= f.tsRecent) {
+			f.tsRecent = p.sentAt
+		}
+		echo = f.tsRecent
+	}
 	if p.seq >= f.rcvNxt && !f.ooo.has(f.rcvNxt, p.seq) {
 		f.uniqueBytes += payload
 		if inOrder {
@@ -542,12 +564,12 @@ func (f *tcpFlow) receive(sm *sim, p *pkt) {
 		if p.seq > f.rcvNxt {
 			sack = p.seq // held out of order: the ACK's SACK block reports it
 		}
-		f.sendAck(sm, p.sentAt, sack)
+		f.sendAck(sm, echo, sack)
 		return
 	}
 	f.ackPending++
 	if f.ackPending == 1 {
-		f.ackEcho = p.sentAt
+		f.ackEcho = echo
 		sm.q.push(sm.now+DelayedAckS, event{kind: evDelAck, idx: f.idx, gen: f.delackGen})
 		return
 	}

@@ -28,9 +28,9 @@ var fairnessGaps = map[string]string{
 	// ns-2's HighSpeed takes 0.87 of the bottleneck from 4 Reno flows, the fluid's 0.77 once
 	// it counts, as ns-2's sender does, 0.68–0.70 of its ACKs (fluid/sendjitter.go; it took
 	// 0.82 counting all): ns-2's Reno flows count 34–44 loss events a flow against
-	// HighSpeed's 25, 17–26 of them timeouts (a recovery that ends with the flight well above
-	// the new window, the sender silent until its timer fires); the fluid's Reno flows have
-	// no timeouts.
+	// HighSpeed's 25, 17–26 of them spurious timeouts — each sends its window in one burst a
+	// round trip, and ns-2's timer is SRTT plus a few milliseconds — which the packet engine
+	// reproduces (TestPacketFairnessAgainstNS2) and a fluid, without bursts, cannot.
 	"friendliness highspeed": "Reno's timeouts beside HighSpeed",
 	// ns-2's Compound takes 0.29 of the bottleneck from 4 Reno flows, the fluid's 0.19: in
 	// ns-2's 1000 s its window stays above the Reno flows' from its head start (loss cycles
