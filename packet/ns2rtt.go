@@ -13,6 +13,7 @@ package packet
 // than the burst lasts: the timeouts ns-2's Reno flows take beside HighSpeed.
 type ns2RTT struct {
 	srtt8, rttvar4 int64 // ticks, fixed point: 8·SRTT and 4·RTTVAR
+	rtxcur         int64 // ticks: the timeout the latest sample set (t_rtxcur_); 0 before any
 }
 
 // ns2TickS is ns-2 TCP/Linux's tcp_tick_, s (1/JIFFY_RATIO).
@@ -21,6 +22,7 @@ const ns2TickS = 0.001
 // sample feeds one round-trip measurement r, s.
 func (e *ns2RTT) sample(r float64) {
 	m := max(int64(r/ns2TickS+0.5), 1)
+	defer func() { e.rtxcur = (e.rttvar4<<3 + e.srtt8) >> 3 }()
 	if e.srtt8 == 0 {
 		e.srtt8, e.rttvar4 = m<<3, m<<1
 		return
@@ -40,11 +42,9 @@ func (e *ns2RTT) sample(r float64) {
 }
 
 // base is the timeout before ns-2's minrto_ floor and the backoff, s: SRTT + 4·RTTVAR in
-// whole ticks (t_rtxcur_), or 0 before the first sample.
-func (e *ns2RTT) base() float64 {
-	return float64((e.rttvar4<<3+e.srtt8)>>3) * ns2TickS
-}
+// whole ticks as the latest sample left it (t_rtxcur_), or 0 before the first sample.
+func (e *ns2RTT) base() float64 { return float64(e.rtxcur) * ns2TickS }
 
 // forget starts the estimators afresh at the next sample (ns-2's rtt_backoff after more
-// than eight backoffs sets t_srtt_ to 0).
+// than eight backoffs sets t_srtt_ to 0); the timeout stays until then.
 func (e *ns2RTT) forget() { e.srtt8 = 0 }

@@ -44,8 +44,10 @@ func TestNS2RTT(t *testing.T) {
 		}
 	}
 	e := steady()
-	e.forget()
-	if e.sample(0.1); e.srtt8 != 800 || e.rttvar4 != 200 {
-		t.Errorf("after forget: t_srtt_ %d, t_rttvar_ %d; want a fresh start, 800 and 200", e.srtt8, e.rttvar4)
+	if e.forget(); e.base() != 0.492 {
+		t.Errorf("forgotten: timeout %v s, want the last sample's 0.492 s until the next one", e.base())
+	}
+	if e.sample(0.1); e.srtt8 != 800 || e.rttvar4 != 200 || e.base() != 0.3 {
+		t.Errorf("after forget: t_srtt_ %d, t_rttvar_ %d, timeout %v s; want a fresh start, 800, 200 and 0.3 s", e.srtt8, e.rttvar4, e.base())
 	}
 }

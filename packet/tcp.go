@@ -239,7 +239,7 @@ func (f *tcpFlow) finish(now float64) {
 // backoff, at most MaxRTOS.
 func (f *tcpFlow) rto(sm *sim) float64 {
 	base := f.est.Base()
-	if f.ns2Timer() && f.ns2.srtt8 > 0 {
+	if f.ns2Timer() && f.ns2.rtxcur > 0 {
 		base = f.ns2.base()
 	}
 	lo := sm.minRTO
