@@ -43,7 +43,11 @@ func TestVariantsAgainstSimulators(t *testing.T) {
 			cases = append(cases, point{name, "ns3", p, 0.10})
 		}
 	}
-	for _, name := range []string{"reno", "newreno", "highspeed", "cubic"} { // ns-3's runs at 1e-5 stored so far
+	// ns-3's runs at 1e-5 stored so far. Not vegas: on a path that never queues, ns-3's
+	// TcpVegas holds the window its initial ssthresh gives it (4410 packets, from the
+	// fluid's mean; 4426 ± 4.7 over 60 loss events, each of which removes one packet) — the
+	// run measures its start, not an equilibrium.
+	for _, name := range []string{"reno", "newreno", "highspeed", "cubic"} {
 		cases = append(cases, point{name, "ns3", 1e-5, 0.10})
 	}
 	for _, c := range cases {
