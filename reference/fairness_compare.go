@@ -22,13 +22,16 @@ type StoredFairness struct {
 	Mode      string `json:"mode"`
 	Algorithm string `json:"algorithm"`
 	// Source is the file of the reference set it summarises, from the module root.
-	Source string      `json:"source"`
-	Module string      `json:"module"`
-	Seeds  []uint64    `json:"seeds"`
-	Jain   Spread      `json:"jain"`
-	Shares []Spread    `json:"shares"`
-	Spec   *Experiment `json:"spec"`
-	WallS  float64     `json:"wall_s"`
+	Source string   `json:"source"`
+	Module string   `json:"module"`
+	Seeds  []uint64 `json:"seeds"`
+	Jain   Spread   `json:"jain"`
+	Shares []Spread `json:"shares"`
+	// LossEvents and Timeouts are each flow's over the whole runs, across the seeds.
+	LossEvents []Spread    `json:"loss_events"`
+	Timeouts   []Spread    `json:"timeouts"`
+	Spec       *Experiment `json:"spec"`
+	WallS      float64     `json:"wall_s"`
 }
 
 // storedFairnessJSON is StoredFairnessOf(the set's ns2/fairness-*.json), written by
@@ -61,12 +64,33 @@ func StoredFairnessOf(files []SetFile) []StoredFairness {
 			continue
 		}
 		sum := row.NS2Fairness
-		out = append(out, StoredFairness{Simulator: NS2, Mode: row.Mode, Algorithm: row.Algorithm,
+		st := StoredFairness{Simulator: NS2, Mode: row.Mode, Algorithm: row.Algorithm,
 			Source: setPath(f.Path), Module: row.NS2[0].Module, Seeds: sum.Seeds, Jain: sum.Jain,
-			Shares: sum.Shares, Spec: row.NS2[0].Spec, WallS: sum.WallS})
+			Shares: sum.Shares, Spec: row.NS2[0].Spec, WallS: sum.WallS}
+		st.LossEvents, st.Timeouts = flowCounts(row.NS2)
+		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
 	return out
+}
+
+// flowCounts are each flow's loss events and timeouts across the fairness runs ms.
+func flowCounts(ms []*Measurement) (losses, timeouts []Spread) {
+	if len(ms) == 0 || ms[0].Fairness == nil {
+		return nil, nil
+	}
+	for i := range ms[0].Fairness.Shares {
+		var l, t []float64
+		for _, m := range ms {
+			if m.Fairness == nil || i >= len(m.Fairness.Shares) {
+				return nil, nil
+			}
+			l = append(l, float64(m.Fairness.Shares[i].LossEvents))
+			t = append(t, float64(m.Fairness.Shares[i].Timeouts))
+		}
+		losses, timeouts = append(losses, SpreadOf(l)), append(timeouts, SpreadOf(t))
+	}
+	return losses, timeouts
 }
 
 // setPath is p from "testdata/reference" on.
@@ -123,7 +147,8 @@ func CompareFairness(rep *response.FairnessReport, stored []StoredFairness) []st
 			continue
 		}
 		ref := &response.FairnessReference{Simulator: NS2, Source: st.Source, Module: st.Module, Seeds: st.Seeds,
-			Jain: st.Jain, Shares: st.Shares, JainDiff: r.JainMean() - st.Jain.Mean, Differences: otherDiffs(r, st)}
+			Jain: st.Jain, Shares: st.Shares, LossEvents: st.LossEvents, Timeouts: st.Timeouts,
+			JainDiff: r.JainMean() - st.Jain.Mean, Differences: otherDiffs(r, st)}
 		for k, m := range r.ShareMeans() {
 			d := m - st.Shares[k].Mean
 			ref.ShareDiffs = append(ref.ShareDiffs, d)

@@ -97,6 +97,10 @@ type Share struct {
 	RTTS          float64 `json:"rtt_s"`
 	ThroughputBps float64 `json:"throughput_bps"`
 	Fraction      float64 `json:"fraction"` // of the bottleneck capacity
+	// LossEvents (window reductions, timeouts among them) and Timeouts count the whole
+	// run, as the simulators' stored runs do.
+	LossEvents int `json:"loss_events"`
+	Timeouts   int `json:"timeouts"`
 }
 
 // JainPoint is Jain's index over one window ending at TS.
@@ -426,7 +430,7 @@ func (s *FairnessSettings) measure(sc *model.Scenario, res *model.Result) Fairne
 		lastStart = max(lastStart, f.StartS)
 		rates[i] = (d1[i] - d0[i]) * f.MSSBytes * 8 / (t1 - t0)
 		out.Shares = append(out.Shares, Share{Flow: i, Algorithm: f.Algorithm, RTTS: sc.PathRTTS(sc.PathIndex(f.Path)),
-			ThroughputBps: rates[i], Fraction: rates[i] / s.BottleneckBps})
+			ThroughputBps: rates[i], Fraction: rates[i] / s.BottleneckBps, LossEvents: res.Flows[i].LossEvents, Timeouts: res.Flows[i].Timeouts})
 		out.LossEvents += res.Flows[i].LossEvents
 	}
 	out.Jain = Jain(rates)

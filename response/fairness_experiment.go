@@ -106,6 +106,9 @@ type SeedSpread struct {
 	Seeds  []uint64 `json:"seeds"`
 	Jain   Spread   `json:"jain"`
 	Shares []Spread `json:"shares"`
+	// LossEvents and Timeouts are each flow's counts over the whole run.
+	LossEvents []Spread `json:"loss_events"`
+	Timeouts   []Spread `json:"timeouts"`
 }
 
 func spreadOver(seeds []uint64, runs []FairnessResult) *SeedSpread {
@@ -115,12 +118,17 @@ func spreadOver(seeds []uint64, runs []FairnessResult) *SeedSpread {
 		jain[k] = r.Jain
 	}
 	out.Jain = SpreadOf(jain)
-	for i := range runs[0].Shares {
+	over := func(i int, of func(Share) float64) Spread {
 		xs := make([]float64, len(runs))
 		for k, r := range runs {
-			xs[k] = r.Shares[i].Fraction
+			xs[k] = of(r.Shares[i])
 		}
-		out.Shares = append(out.Shares, SpreadOf(xs))
+		return SpreadOf(xs)
+	}
+	for i := range runs[0].Shares {
+		out.Shares = append(out.Shares, over(i, func(s Share) float64 { return s.Fraction }))
+		out.LossEvents = append(out.LossEvents, over(i, func(s Share) float64 { return float64(s.LossEvents) }))
+		out.Timeouts = append(out.Timeouts, over(i, func(s Share) float64 { return float64(s.Timeouts) }))
 	}
 	return out
 }
@@ -146,6 +154,19 @@ func (r *FairnessResult) ShareMeans() []float64 {
 	return out
 }
 
+// LossMeans are each flow's loss events and timeouts over the whole run, means over the
+// seeds when there are several.
+func (r *FairnessResult) LossMeans() (losses, timeouts []float64) {
+	for i, sh := range r.Shares {
+		l, t := float64(sh.LossEvents), float64(sh.Timeouts)
+		if r.OverSeeds != nil {
+			l, t = r.OverSeeds.LossEvents[i].Mean, r.OverSeeds.Timeouts[i].Mean
+		}
+		losses, timeouts = append(losses, l), append(timeouts, t)
+	}
+	return losses, timeouts
+}
+
 // FairnessReference is a simulator's measurement of a fairness experiment beside
 // tcpfluid's: its Jain index and shares over its seeds, and the differences tcpfluid −
 // simulator of the means (Jain, and each flow's fraction of the bottleneck).
@@ -157,6 +178,10 @@ type FairnessReference struct {
 	Seeds  []uint64 `json:"seeds"`
 	Jain   Spread   `json:"jain"`
 	Shares []Spread `json:"shares"`
+	// LossEvents and Timeouts are each flow's over the simulator's whole runs: where they
+	// differ from tcpfluid's, the shares usually do for that reason.
+	LossEvents []Spread `json:"loss_events,omitempty"`
+	Timeouts   []Spread `json:"timeouts,omitempty"`
 	// JainDiff and ShareDiffs are tcpfluid's means − the simulator's; MaxShareDiff the
 	// largest |ShareDiffs|.
 	JainDiff     float64   `json:"jain_diff"`

@@ -57,7 +57,9 @@ func TestFairnessHeaderBytes(t *testing.T) {
 
 // Over several seeds the result carries each quantity's mean and spread: the fluid without
 // random loss runs the same every seed (sd 0), the packet engine's send jitter makes the
-// seeds differ; the means are what JainMean and ShareMeans report.
+// seeds differ; the means are what JainMean, ShareMeans and LossMeans report, and each
+// flow's loss events and timeouts are the means of the seeds' own runs (every flow loses
+// packets at least in its first slow start).
 func TestFairnessSeeds(t *testing.T) {
 	for _, c := range []struct {
 		engine string
@@ -88,6 +90,24 @@ func TestFairnessSeeds(t *testing.T) {
 		// at 100 Mb/s is 4·10^-6 of the bottleneck per flow.
 		if sum > 1+1e-5 || sum < 0.9 {
 			t.Errorf("%s: mean shares sum to %v", c.engine, sum)
+		}
+		losses, timeouts := r.LossMeans()
+		perSeed := make([][]Share, 2)
+		for k, seed := range []uint64{1, 2} {
+			one, err := Fairness(context.Background(), FairnessSettings{Algorithms: []string{"reno"}, Engine: c.engine, JitterS: c.jitter,
+				Seeds: []uint64{seed}, DurationS: 60, MeasureFromS: 30, SACK: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			perSeed[k] = one.Results[0].Shares
+		}
+		for i := range r.Shares {
+			a, b := perSeed[0][i], perSeed[1][i]
+			if a.LossEvents < 1 || losses[i] != float64(a.LossEvents+b.LossEvents)/2 || timeouts[i] != float64(a.Timeouts+b.Timeouts)/2 ||
+				o.LossEvents[i].Mean != losses[i] || o.Timeouts[i].Mean != timeouts[i] {
+				t.Errorf("%s: flow %d: loss events/timeouts %v/%v over the seeds, the seeds' own %d/%d and %d/%d", c.engine, i,
+					losses[i], timeouts[i], a.LossEvents, a.Timeouts, b.LossEvents, b.Timeouts)
+			}
 		}
 	}
 }

@@ -485,11 +485,12 @@ func fairnessAction(c *cli.Context) error {
 		return writeJSON(w, rep)
 	case formatCSV:
 		cw := newCSV(w, "algorithm", "flow", "flow_algorithm", "rtt_s", "throughput_bps", "fraction", "jain", "utilisation",
-			"rtt_unfairness_exponent", "rtt_unfairness_r2", "algorithm_share")
+			"rtt_unfairness_exponent", "rtt_unfairness_r2", "algorithm_share", "loss_events", "timeouts")
 		for _, r := range rep.Results {
 			for _, sh := range r.Shares {
 				cw.row(r.Algorithm, strconv.Itoa(sh.Flow), sh.Algorithm, full(sh.RTTS), full(sh.ThroughputBps), full(sh.Fraction), full(r.Jain),
-					full(r.Utilisation), fullPtr(r.RTTExponent), fullPtr(r.RTTExpR2), fullPtr(r.AlgorithmShare))
+					full(r.Utilisation), fullPtr(r.RTTExponent), fullPtr(r.RTTExpR2), fullPtr(r.AlgorithmShare),
+					strconv.Itoa(sh.LossEvents), strconv.Itoa(sh.Timeouts))
 			}
 		}
 		return cw.flush()
@@ -507,7 +508,7 @@ func fairnessAction(c *cli.Context) error {
 		fmt.Fprintln(w, "experiment:", fairnessExperimentLine(rep.Results[0].Experiment))
 	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, "algorithm\tflows\tJain\tmin Jain (windows)\tutilisation\tshares (flow: algo, RTT, throughput)\textra")
+	fmt.Fprintln(tw, "algorithm\tflows\tJain\tmin Jain (windows)\tutilisation\tshares (flow: algo, RTT, throughput, loss events/timeouts)\textra")
 	for _, r := range rep.Results {
 		minJ := math.NaN()
 		for _, j := range r.JainSeries {
@@ -516,8 +517,11 @@ func fairnessAction(c *cli.Context) error {
 			}
 		}
 		var shares []string
-		for _, sh := range r.Shares {
-			shares = append(shares, fmt.Sprintf("%d: %s %s %s", sh.Flow, sh.Algorithm, model.FormatDuration(sh.RTTS), model.FormatRate(sh.ThroughputBps)))
+		losses, timeouts := r.LossMeans()
+		fractions := r.ShareMeans() // over the seeds, as Jain's index is
+		for i, sh := range r.Shares {
+			shares = append(shares, fmt.Sprintf("%d: %s %s %s %.3g/%.3g", sh.Flow, sh.Algorithm, model.FormatDuration(sh.RTTS),
+				model.FormatRate(fractions[i]*r.Experiment.BottleneckBps), losses[i], timeouts[i]))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s%%\t%s\t%s\n", r.Algorithm, r.Flows, cell("%.4f", r.JainMean()), cell("%.4f", minJ), cell("%.1f", 100*r.Utilisation),
 			strings.Join(shares, "; "), fairnessExtra(rep.Mode, r, "share"))
@@ -563,15 +567,19 @@ func writeFairnessReferences(w io.Writer, rep *response.FairnessReport) error {
 			continue
 		}
 		if !header {
-			fmt.Fprintln(tw, "\nalgorithm\tns-2 run\tns-2 Jain (seeds)\tJain − ns-2\tshares − ns-2\tverdict (±tolerance)\tnot the same")
+			fmt.Fprintln(tw, "\nalgorithm\tns-2 run\tns-2 Jain (seeds)\tJain − ns-2\tshares − ns-2\tns-2 loss events/timeouts\tverdict (±tolerance)\tnot the same")
 			header = true
 		}
 		var diffs []string
 		for _, d := range ref.ShareDiffs {
 			diffs = append(diffs, fmt.Sprintf("%+.3f", d))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f (%d)\t%+.3f\t%s\t%s (±%g)\t%s\n", r.Algorithm, ref.Source, ref.Jain.Mean, ref.Jain.SD, ref.Jain.N,
-			ref.JainDiff, strings.Join(diffs, " / "), ref.Verdict, ref.Tolerance, strings.Join(ref.Differences, "; "))
+		var counts []string
+		for i := range ref.LossEvents {
+			counts = append(counts, fmt.Sprintf("%.3g/%.3g", ref.LossEvents[i].Mean, ref.Timeouts[i].Mean))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f (%d)\t%+.3f\t%s\t%s\t%s (±%g)\t%s\n", r.Algorithm, ref.Source, ref.Jain.Mean, ref.Jain.SD, ref.Jain.N,
+			ref.JainDiff, strings.Join(diffs, " / "), strings.Join(counts, " / "), ref.Verdict, ref.Tolerance, strings.Join(ref.Differences, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -134,6 +134,7 @@ def test_fairness() -> None:
     assert res.loc[0, "jain"] == f.json["results"][0]["jain"] and 0 < res.loc[0, "jain"] <= 1
     assert list(shares.columns[:3]) == ["algorithm", "flow", "flow_algorithm"]
     assert len(shares) == 3 and abs(shares["fraction"].sum() - 1) < 1e-9
+    assert (shares["loss_events"] >= 1).all() and (shares["timeouts"] <= shares["loss_events"]).all()
     assert list(series.columns) == ["algorithm", "t_s", "jain"] and len(series) > 10
 
 

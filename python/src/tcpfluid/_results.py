@@ -235,7 +235,8 @@ class FairnessResult(Result):
     results: algorithm, flows, jain, measure_s ([from, to] in s), utilisation,
     loss_events; rtt_unfairness_exponent and rtt_unfairness_r2 (rtt mode), algorithm_share
     (friendliness mode).
-    shares: algorithm (the run's), flow, flow_algorithm, rtt_s, throughput_bps, fraction.
+    shares: algorithm (the run's), flow, flow_algorithm, rtt_s, throughput_bps, fraction,
+    loss_events, timeouts (over the whole run).
     jain_series: algorithm, t_s, jain.
     """
 
