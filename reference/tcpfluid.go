@@ -61,6 +61,10 @@ type EngineStats struct {
 	Jain      float64              `json:"jain,omitempty"`
 	Shares    []float64            `json:"shares,omitempty"`
 	OverSeeds *response.SeedSpread `json:"over_seeds,omitempty"`
+	// FlowLossEvents and FlowTimeouts are each flow's over its whole run, means over the
+	// seeds (fairness).
+	FlowLossEvents []float64 `json:"flow_loss_events,omitempty"`
+	FlowTimeouts   []float64 `json:"flow_timeouts,omitempty"`
 	// Scenario: the scenario experiment's measurement.
 	Scenario *ScenarioStats `json:"scenario,omitempty"`
 	WallS    float64        `json:"wall_s"`
@@ -174,6 +178,7 @@ func TcpfluidFairness(ctx context.Context, engine, form string, spec FairnessSpe
 	if len(rep.Results) > 0 {
 		r := &rep.Results[0]
 		st.Jain, st.Shares, st.OverSeeds = r.JainMean(), r.ShareMeans(), r.OverSeeds
+		st.FlowLossEvents, st.FlowTimeouts = r.LossMeans()
 	}
 	return st, nil
 }
