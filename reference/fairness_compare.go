@@ -22,16 +22,13 @@ type StoredFairness struct {
 	Mode      string `json:"mode"`
 	Algorithm string `json:"algorithm"`
 	// Source is the file of the reference set it summarises, from the module root.
-	Source string   `json:"source"`
-	Module string   `json:"module"`
-	Seeds  []uint64 `json:"seeds"`
-	Jain   Spread   `json:"jain"`
-	Shares []Spread `json:"shares"`
-	// LossEvents and Timeouts are each flow's over the whole runs, across the seeds.
-	LossEvents []Spread    `json:"loss_events"`
-	Timeouts   []Spread    `json:"timeouts"`
-	Spec       *Experiment `json:"spec"`
-	WallS      float64     `json:"wall_s"`
+	Source string `json:"source"`
+	Module string `json:"module"`
+	// SeedSpread: Jain's index, each flow's share and each flow's loss events and
+	// timeouts over the whole runs, across the seeds.
+	response.SeedSpread
+	Spec  *Experiment `json:"spec"`
+	WallS float64     `json:"wall_s"`
 }
 
 // storedFairnessJSON is StoredFairnessOf(the set's ns2/fairness-*.json), written by
@@ -65,8 +62,9 @@ func StoredFairnessOf(files []SetFile) []StoredFairness {
 		}
 		sum := row.NS2Fairness
 		st := StoredFairness{Simulator: NS2, Mode: row.Mode, Algorithm: row.Algorithm,
-			Source: setPath(f.Path), Module: row.NS2[0].Module, Seeds: sum.Seeds, Jain: sum.Jain,
-			Shares: sum.Shares, Spec: row.NS2[0].Spec, WallS: sum.WallS}
+			Source: setPath(f.Path), Module: row.NS2[0].Module,
+			SeedSpread: response.SeedSpread{Seeds: sum.Seeds, Jain: sum.Jain, Shares: sum.Shares},
+			Spec:       row.NS2[0].Spec, WallS: sum.WallS}
 		st.LossEvents, st.Timeouts = flowCounts(row.NS2)
 		out = append(out, st)
 	}
@@ -146,8 +144,7 @@ func CompareFairness(rep *response.FairnessReport, stored []StoredFairness) []st
 			notes = append(notes, fmt.Sprintf("%s: %s ran another experiment (%s): not compared", r.Algorithm, st.Source, d))
 			continue
 		}
-		ref := &response.FairnessReference{Simulator: NS2, Source: st.Source, Module: st.Module, Seeds: st.Seeds,
-			Jain: st.Jain, Shares: st.Shares, LossEvents: st.LossEvents, Timeouts: st.Timeouts,
+		ref := &response.FairnessReference{Simulator: NS2, Source: st.Source, Module: st.Module, SeedSpread: st.SeedSpread,
 			JainDiff: r.JainMean() - st.Jain.Mean, Differences: otherDiffs(r, st)}
 		for k, m := range r.ShareMeans() {
 			d := m - st.Shares[k].Mean

@@ -174,14 +174,11 @@ type FairnessReference struct {
 	Simulator string `json:"simulator"` // ns2
 	Source    string `json:"source"`    // the stored file, testdata/reference/ns2/fairness-MODE-ALGO.json
 	// Module is what the simulator ran for the tested algorithm (ns-2's select_ca name).
-	Module string   `json:"module"`
-	Seeds  []uint64 `json:"seeds"`
-	Jain   Spread   `json:"jain"`
-	Shares []Spread `json:"shares"`
-	// LossEvents and Timeouts are each flow's over the simulator's whole runs: where they
-	// differ from tcpfluid's, the shares usually do for that reason.
-	LossEvents []Spread `json:"loss_events,omitempty"`
-	Timeouts   []Spread `json:"timeouts,omitempty"`
+	Module string `json:"module"`
+	// SeedSpread is the simulator's over its seeds: Jain's index, each flow's share, and
+	// each flow's loss events and timeouts over the whole runs (where they differ from
+	// tcpfluid's, the shares usually do for that reason).
+	SeedSpread
 	// JainDiff and ShareDiffs are tcpfluid's means − the simulator's; MaxShareDiff the
 	// largest |ShareDiffs|.
 	JainDiff     float64   `json:"jain_diff"`
