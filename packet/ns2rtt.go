@@ -5,8 +5,8 @@ package packet
 // rounded to whole ticks of tcp_tick_ = 1/JIFFY_RATIO = 1 ms and at least one tick, into
 // BSD's fixed-point estimators — t_srtt_ (8·SRTT) and t_rttvar_ (4·RTTVAR) in ticks — with
 // Linux's asymmetry: a sample below SRTT moves RTTVAR by an eighth of what a sample above
-// it does. Unlike RFC 6298 (model.RTTEstimator) no floor holds RTTVAR up (the module's
-// "t_rttvar_ ≥ 1" line is commented out) and no clock granularity G is added, so with a
+// it does. Unlike RFC 6298 (model.RTTEstimator) no floor holds RTTVAR up (the agent's line
+// that kept t_rttvar_ at one tick is commented out) and no clock granularity G is added, so with a
 // sample per ACK on a steady path RTTVAR decays to under a tick and the timeout is SRTT
 // plus a millisecond or so. A sender whose window leaves in one burst per round trip then
 // waits nearly an RTT for the next ACK, and times out whenever the queue has grown by more
@@ -22,23 +22,23 @@ const ns2TickS = 0.001
 // sample feeds one round-trip measurement r, s.
 func (e *ns2RTT) sample(r float64) {
 	m := max(int64(r/ns2TickS+0.5), 1)
-	defer func() { e.rtxcur = (e.rttvar4<<3 + e.srtt8) >> 3 }()
 	if e.srtt8 == 0 {
 		e.srtt8, e.rttvar4 = m<<3, m<<1
-		return
-	}
-	delta := m - e.srtt8>>3
-	if e.srtt8 += delta; e.srtt8 <= 0 {
-		e.srtt8 = 1
-	}
-	if delta < 0 {
-		if delta = -delta - e.rttvar4>>2; delta > 0 {
-			delta >>= 3
-		}
 	} else {
-		delta -= e.rttvar4 >> 2
+		delta := m - e.srtt8>>3
+		if e.srtt8 += delta; e.srtt8 <= 0 {
+			e.srtt8 = 1
+		}
+		if delta < 0 {
+			if delta = -delta - e.rttvar4>>2; delta > 0 {
+				delta >>= 3
+			}
+		} else {
+			delta -= e.rttvar4 >> 2
+		}
+		e.rttvar4 += delta
 	}
-	e.rttvar4 += delta
+	e.rtxcur = (e.rttvar4<<3 + e.srtt8) >> 3
 }
 
 // base is the timeout before ns-2's minrto_ floor and the backoff, s: SRTT + 4·RTTVAR in

@@ -350,14 +350,18 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 		return // the sender has stopped, or the ACK was on a link that went down
 	}
 	f.account(sm.now)
-	f.lastRTT = sm.now - e.pkt.sentAt
-	if !f.haveRTT || f.lastRTT < f.baseRTT {
-		f.baseRTT = f.lastRTT
-	}
-	f.haveRTT = true
-	a := e.pkt.seq
+	a, rtt := e.pkt.seq, sm.now-e.pkt.sentAt
 	if f.ns2Timer() {
-		f.ns2.sample(sm.now - e.pkt.sentAt) // every ACK, from its echoed timestamp
+		f.ns2.sample(rtt) // every ACK, from its echoed timestamp
+	}
+	// ns-2 TCP/Linux's modules hear an RTT only from an ACK of new data (pkts_acked), whose
+	// echo is then the acknowledged packet's own; a duplicate ACK's repeats an older one.
+	if !f.ns2Timer() || a > f.sndUna {
+		f.lastRTT = rtt
+		if !f.haveRTT || rtt < f.baseRTT {
+			f.baseRTT = rtt
+		}
+		f.haveRTT = true
 	}
 	if f.timing && a > f.timedSeq {
 		f.est.Sample(sm.now - f.timedAt)
