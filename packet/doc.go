@@ -80,7 +80,8 @@
 // delivered (at least one): the ACK that ends a recovery or follows a Tahoe retransmission
 // then moves the window by about one packet, as ns-2's per-ACK increase does, not by the
 // whole window it covers. The Observation's RTT is the latest sample (ACK arrival minus the
-// echoed send time), BaseRTT the minimum so far; before the first sample both are the path's
+// echoed send time; an ns-2 TCP/Linux sender's from ACKs of new data only), BaseRTT the
+// minimum so far; before the first sample both are the path's
 // propagation and serialization round trip.
 //
 // The retransmission timer is RFC 6298's: SRTT and RTTVAR (gains 1/8 and 1/4) from one
