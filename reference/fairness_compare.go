@@ -57,38 +57,15 @@ func StoredFairnessOf(files []SetFile) []StoredFairness {
 			continue
 		}
 		row := r.Rows[0]
-		if len(row.NS2) == 0 || row.NS2Fairness == nil {
+		sum := SummarizeFairness(row.NS2) // the file's summary, with each flow's counts
+		if sum == nil {
 			continue
 		}
-		sum := row.NS2Fairness
-		st := StoredFairness{Simulator: NS2, Mode: row.Mode, Algorithm: row.Algorithm,
-			Source: setPath(f.Path), Module: row.NS2[0].Module,
-			SeedSpread: response.SeedSpread{Seeds: sum.Seeds, Jain: sum.Jain, Shares: sum.Shares},
-			Spec:       row.NS2[0].Spec, WallS: sum.WallS}
-		st.LossEvents, st.Timeouts = flowCounts(row.NS2)
-		out = append(out, st)
+		out = append(out, StoredFairness{Simulator: NS2, Mode: row.Mode, Algorithm: row.Algorithm,
+			Source: setPath(f.Path), Module: row.NS2[0].Module, SeedSpread: sum.SeedSpread, Spec: row.NS2[0].Spec, WallS: sum.WallS})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
 	return out
-}
-
-// flowCounts are each flow's loss events and timeouts across the fairness runs ms.
-func flowCounts(ms []*Measurement) (losses, timeouts []Spread) {
-	if len(ms) == 0 || ms[0].Fairness == nil {
-		return nil, nil
-	}
-	for i := range ms[0].Fairness.Shares {
-		var l, t []float64
-		for _, m := range ms {
-			if m.Fairness == nil || i >= len(m.Fairness.Shares) {
-				return nil, nil
-			}
-			l = append(l, float64(m.Fairness.Shares[i].LossEvents))
-			t = append(t, float64(m.Fairness.Shares[i].Timeouts))
-		}
-		losses, timeouts = append(losses, SpreadOf(l)), append(timeouts, SpreadOf(t))
-	}
-	return losses, timeouts
 }
 
 // setPath is p from "testdata/reference" on.

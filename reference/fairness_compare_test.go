@@ -114,7 +114,7 @@ func TestCompareFairness(t *testing.T) {
 // share difference are at most FairnessTolerance; CompareSummary finds the largest share
 // difference of an engine's run against a simulator's means.
 func TestFairnessVerdict(t *testing.T) {
-	sum := &FairnessSummary{Jain: Spread{Mean: 0.95}, Shares: []Spread{{Mean: 0.5}, {Mean: 0.3}, {Mean: 0.2}}}
+	sum := &FairnessSummary{SeedSpread: response.SeedSpread{Jain: Spread{Mean: 0.95}, Shares: []Spread{{Mean: 0.5}, {Mean: 0.3}, {Mean: 0.2}}}}
 	for _, c := range []struct {
 		jain    float64
 		shares  []float64

@@ -65,7 +65,7 @@ func TestFairnessAgainstStored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dj, ds, verdict, ok := CompareSummary(fl, &FairnessSummary{Seeds: st.Seeds, Jain: st.Jain, Shares: st.Shares})
+		dj, ds, verdict, ok := CompareSummary(fl, &FairnessSummary{SeedSpread: st.SeedSpread})
 		if !ok {
 			t.Fatalf("%s: %d fluid shares, ns-2 %d", key, len(fl.Shares), len(st.Shares))
 		}

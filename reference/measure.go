@@ -252,10 +252,10 @@ func SpreadOf(xs []float64) Spread { return response.SpreadOf(xs) }
 // FairnessSummary is a fairness experiment over several seeds: Jain's index and each
 // flow's fraction of the bottleneck, mean and spread.
 type FairnessSummary struct {
-	Seeds  []uint64 `json:"seeds"`
-	Jain   Spread   `json:"jain"`
-	Shares []Spread `json:"shares"`
-	WallS  float64  `json:"wall_s"` // all seeds together
+	// SeedSpread: Jain's index, each flow's share, and each flow's loss events and
+	// timeouts over its whole runs.
+	response.SeedSpread
+	WallS float64 `json:"wall_s"` // all seeds together
 }
 
 // SummarizeFairness summarises fairness measurements of one experiment over seeds.
@@ -265,7 +265,8 @@ func SummarizeFairness(ms []*Measurement) *FairnessSummary {
 	}
 	s := &FairnessSummary{}
 	var jain []float64
-	shares := make([][]float64, len(ms[0].Fairness.Shares))
+	n := len(ms[0].Fairness.Shares)
+	shares, losses, timeouts := make([][]float64, n), make([][]float64, n), make([][]float64, n)
 	for _, m := range ms {
 		if m.Fairness == nil {
 			continue
@@ -274,14 +275,18 @@ func SummarizeFairness(ms []*Measurement) *FairnessSummary {
 		s.WallS += m.WallS
 		jain = append(jain, m.Fairness.Jain)
 		for i, sh := range m.Fairness.Shares {
-			if i < len(shares) {
+			if i < n {
 				shares[i] = append(shares[i], sh.Fraction)
+				losses[i] = append(losses[i], float64(sh.LossEvents))
+				timeouts[i] = append(timeouts[i], float64(sh.Timeouts))
 			}
 		}
 	}
 	s.Jain = SpreadOf(jain)
-	for _, xs := range shares {
-		s.Shares = append(s.Shares, SpreadOf(xs))
+	for i := range n {
+		s.Shares = append(s.Shares, SpreadOf(shares[i]))
+		s.LossEvents = append(s.LossEvents, SpreadOf(losses[i]))
+		s.Timeouts = append(s.Timeouts, SpreadOf(timeouts[i]))
 	}
 	return s
 }

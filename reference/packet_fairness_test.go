@@ -43,7 +43,7 @@ func TestPacketFairnessAgainstNS2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dj, ds, verdict, ok := CompareSummary(pk, &FairnessSummary{Seeds: st.Seeds, Jain: st.Jain, Shares: st.Shares})
+		dj, ds, verdict, ok := CompareSummary(pk, &FairnessSummary{SeedSpread: st.SeedSpread})
 		if !ok {
 			t.Fatalf("%s: %d packet shares, ns-2 %d", key, len(pk.Shares), len(st.Shares))
 		}

@@ -157,12 +157,19 @@ func (r *FairnessResult) ShareMeans() []float64 {
 // LossMeans are each flow's loss events and timeouts over the whole run, means over the
 // seeds when there are several.
 func (r *FairnessResult) LossMeans() (losses, timeouts []float64) {
-	for i, sh := range r.Shares {
-		l, t := float64(sh.LossEvents), float64(sh.Timeouts)
-		if r.OverSeeds != nil {
-			l, t = r.OverSeeds.LossEvents[i].Mean, r.OverSeeds.Timeouts[i].Mean
-		}
-		losses, timeouts = append(losses, l), append(timeouts, t)
+	if r.OverSeeds != nil {
+		return r.OverSeeds.CountMeans()
+	}
+	for _, sh := range r.Shares {
+		losses, timeouts = append(losses, float64(sh.LossEvents)), append(timeouts, float64(sh.Timeouts))
+	}
+	return losses, timeouts
+}
+
+// CountMeans are each flow's mean loss events and timeouts over the seeds.
+func (s *SeedSpread) CountMeans() (losses, timeouts []float64) {
+	for i := range s.LossEvents {
+		losses, timeouts = append(losses, s.LossEvents[i].Mean), append(timeouts, s.Timeouts[i].Mean)
 	}
 	return losses, timeouts
 }

@@ -574,12 +574,8 @@ func writeFairnessReferences(w io.Writer, rep *response.FairnessReport) error {
 		for _, d := range ref.ShareDiffs {
 			diffs = append(diffs, fmt.Sprintf("%+.3f", d))
 		}
-		var counts []string
-		for i := range ref.LossEvents {
-			counts = append(counts, fmt.Sprintf("%.3g/%.3g", ref.LossEvents[i].Mean, ref.Timeouts[i].Mean))
-		}
 		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f (%d)\t%+.3f\t%s\t%s\t%s (±%g)\t%s\n", r.Algorithm, ref.Source, ref.Jain.Mean, ref.Jain.SD, ref.Jain.N,
-			ref.JainDiff, strings.Join(diffs, " / "), strings.Join(counts, " / "), ref.Verdict, ref.Tolerance, strings.Join(ref.Differences, "; "))
+			ref.JainDiff, strings.Join(diffs, " / "), flowCounts(ref.CountMeans()), ref.Verdict, ref.Tolerance, strings.Join(ref.Differences, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -588,6 +584,15 @@ func writeFairnessReferences(w io.Writer, rep *response.FairnessReport) error {
 		fmt.Fprintln(w, "note: "+n)
 	}
 	return nil
+}
+
+// flowCounts is each flow's loss events/timeouts, "L/T / L/T / …".
+func flowCounts(losses, timeouts []float64) string {
+	var counts []string
+	for i := range losses {
+		counts = append(counts, fmt.Sprintf("%.3g/%.3g", losses[i], timeouts[i]))
+	}
+	return strings.Join(counts, " / ")
 }
 
 // fairnessExtra is the mode's own figure for a table: the RTT exponent, "-" when it is
