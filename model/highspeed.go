@@ -78,7 +78,9 @@ func init() {
 				"1: the cumulative ACK that ends a fast recovery counts every segment it covers, a flight's worth of increase (hybrid-recovery form; model.RecoveryExitAcker)"),
 			onePerAckParam(&h.p.perAck, "ns-3.37 TcpHighSpeed (TcpNewReno::SlowStart), ns-2.35 TCP/Linux tcp_slow_start (1)"),
 			throughSsthreshParam(&h.p.through, "Linux 2.6.2x hstcp_cong_avoid: tcp_slow_start while snd_cwnd <= snd_ssthresh (1)"),
-			timeoutSsthreshParam(&h.p.rtoSsthresh, "Linux tcp_enter_loss (hstcp_ssthresh), ns-3.37 ReTxTimeout (TcpHighSpeed::GetSsThresh): 1"))
+			timeoutSsthreshParam(&h.p.rtoSsthresh, "Linux tcp_enter_loss (hstcp_ssthresh), ns-3.37 ReTxTimeout (TcpHighSpeed::GetSsThresh): 1"),
+			Switch(&h.p.ssRow, "ss_row", 0, "Linux 2.6.2x hstcp_cong_avoid: ca->ai moves only in congestion avoidance (1)",
+				"1: a loss or timeout in slow start reduces by the decrease of the last window congestion avoidance saw (b = 0.5 before any); 0: of the window it finds"))
 		h.WindowLaw = WindowLaw{Rule: h.rule, Memoryless: true}
 		return h
 	})
@@ -147,7 +149,7 @@ var highSpeedTable = sync.OnceValue(func() []hsRow {
 	return rows
 })
 
-type highSpeedParams struct{ table, whole, pipe, exitAck, perAck, through, rtoSsthresh float64 }
+type highSpeedParams struct{ table, whole, pipe, exitAck, perAck, through, rtoSsthresh, ssRow float64 }
 
 type highSpeed struct {
 	Base
@@ -161,6 +163,7 @@ var (
 	_ AckStepper         = (*highSpeedRule)(nil)
 	_ PerAckSlowStarter  = (*highSpeedRule)(nil)
 	_ ThroughSsthresher  = (*highSpeedRule)(nil)
+	_ SlowStartReducer   = (*highSpeedRule)(nil)
 	_ ResponseReferencer = (*highSpeed)(nil)
 	_ ConvergeReferencer = (*highSpeed)(nil)
 )
@@ -215,6 +218,7 @@ type highSpeedRule struct {
 	rows  []hsRow
 	p     highSpeedParams
 	event bool
+	caW   float64 // the window of the latest reduction in congestion avoidance, packets (ss_row)
 }
 
 func (*highSpeedRule) Start(Observation) {}
@@ -268,18 +272,39 @@ func (r *highSpeedRule) PerRTT(w float64, _ Observation) float64 {
 }
 
 func (r *highSpeedRule) Congestion(w float64, o Observation) float64 {
+	r.caW = w
+	return r.reduce(w, w, o)
+}
+
+// CongestionInSlowStart: with ss_row = 1 the decrease is the one congestion avoidance last
+// set, as Linux's ca->ai is (0 before any: the first row's, 0.5).
+func (r *highSpeedRule) CongestionInSlowStart(w float64, o Observation) float64 {
+	if r.p.ssRow != 1 {
+		return r.Congestion(w, o)
+	}
+	return r.reduce(w, r.caW, o)
+}
+
+// reduce is the window a loss at w leaves with the decrease of window row.
+func (r *highSpeedRule) reduce(w, row float64, o Observation) float64 {
 	if r.p.whole == 0 {
 		m := w - r.p.pipe
-		return (1 - r.b(m)) * m
+		if row == w {
+			row = m
+		}
+		return (1 - r.b(row)) * m
 	}
 	n := wholePackets(w)
 	m := n - r.p.pipe
+	if row == w {
+		row = m
+	}
 	if r.p.whole == 1 {
-		return m - math.Floor(m*r.b(m))
+		return m - math.Floor(m*r.b(row))
 	}
 	// ns-3 keeps its ACK counter across the reduction and counts it, with the next ACK's
 	// segments, against the new window as it grows.
-	next := math.Floor((1 - r.b(m)) * m)
+	next := math.Floor((1 - r.b(row)) * m)
 	return StepAcks(r, max(next, 1), (w-n)*n/r.a(n), math.Inf(1), o)
 }
 
@@ -289,7 +314,7 @@ func (r *highSpeedRule) Congestion(w float64, o Observation) float64 {
 func (a *highSpeed) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux 2.6.2x tcp_highspeed.c (ns-2.35 TCP/Linux): hstcp_aimd_vals (RFC 3649 Appendix B, md in 1/256); hstcp_cong_avoid snd_cwnd_cnt += ai + 1; hstcp_ssthresh cwnd − (cwnd·md) >> 8",
-			Params: map[string]float64{"table": 1, "whole_packets": 1, "ss_per_ack": 1, "ss_through": 1, "rto_ssthresh": 1}, Recovery: RecoveryLinuxMinCwnd},
+			Params: map[string]float64{"table": 1, "whole_packets": 1, "ss_per_ack": 1, "ss_through": 1, "rto_ssthresh": 1, "ss_row": 1}, Recovery: RecoveryLinuxMinCwnd},
 		{Name: "ns3", Source: "ns-3.37 TcpHighSpeed: TableLookupA per segment acked against the window in segments; GetSsThresh (1 − TableLookupB)·BytesInFlight",
 			Params: map[string]float64{"table": 1, "whole_packets": 2, "pipe_deficit": 2, "exit_ack": 1, "ss_per_ack": 1, "rto_ssthresh": 1}, Recovery: RecoveryPRR},
 	}

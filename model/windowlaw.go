@@ -21,8 +21,9 @@ type WindowLaw struct {
 	// RestartAfterLoss makes every loss restart slow start from one packet (Tahoe).
 	RestartAfterLoss bool
 	// Memoryless declares that the rule's PerRTT and Congestion depend on the window and
-	// the observation alone and that Congestion records nothing: a population's mean
-	// window then follows the rule itself (MeanFielder).
+	// the observation alone (what Congestion records serves only a SlowStartReducer's
+	// reduction in slow start): a population's mean window then follows the rule itself
+	// (MeanFielder).
 	Memoryless bool
 }
 
@@ -100,6 +101,24 @@ func slowStartsThrough(r WindowRule) bool {
 // (1 − b(W))·W, Scalable 7/8 of it.
 type TimeoutReducer interface {
 	ReducesAtTimeout() bool
+}
+
+// SlowStartReducer is implemented by window rules whose reduction depends on whether the
+// loss or timeout finds the flow in slow start: Linux's tcp_highspeed.c moves its table row
+// (ca->ai) only in congestion avoidance, so hstcp_ssthresh in slow start uses the row of
+// the last window congestion avoidance saw (the first row, b = 0.5, before any).
+type SlowStartReducer interface {
+	// CongestionInSlowStart is Congestion for an event that finds the flow in slow start.
+	CongestionInSlowStart(cwnd float64, o Observation) float64
+}
+
+// congestion is rule r's reduction from cwnd, in slow start (win.SlowStart) by its
+// SlowStartReducer face if it has one.
+func congestion(r WindowRule, win *Window, cwnd float64, o Observation) float64 {
+	if s, ok := r.(SlowStartReducer); ok && win.SlowStart {
+		return s.CongestionInSlowStart(cwnd, o)
+	}
+	return r.Congestion(cwnd, o)
 }
 
 // reducesAtTimeout reports whether rule r is a TimeoutReducer that does.
@@ -193,12 +212,12 @@ func (f *windowFluid) Switch(_ []float64, _ Observation) { f.win.SlowStart = fal
 
 func (f *windowFluid) OnLoss(x []float64, o Observation) {
 	f.flight = x[0]
-	x[0] = f.win.FluidLoss(f.rule.Congestion(x[0], o), f.restart)
+	x[0] = f.win.FluidLoss(congestion(f.rule, &f.win, x[0], o), f.restart)
 }
 
 func (f *windowFluid) OnTimeout(x []float64, o Observation) {
 	f.flight = 0
-	s := f.rule.Congestion(x[0], o)
+	s := congestion(f.rule, &f.win, x[0], o)
 	x[0] = f.win.Timeout(x[0])
 	if reducesAtTimeout(f.rule) {
 		f.win.Ssthresh = max(s, MinLossWindow)
@@ -262,7 +281,7 @@ func (e *windowEvent) OnAck(acked float64, o Observation) {
 
 func (e *windowEvent) OnLoss(o Observation) {
 	e.begin(o)
-	e.cwnd = e.win.Loss(e.rule.Congestion(e.cwnd, o), e.restart)
+	e.cwnd = e.win.Loss(congestion(e.rule, &e.win, e.cwnd, o), e.restart)
 	e.reopen = true
 }
 
@@ -275,7 +294,7 @@ func (e *windowEvent) OnLossFrom(cwnd float64, o Observation) {
 
 func (e *windowEvent) OnTimeout(o Observation) {
 	e.begin(o)
-	s := e.rule.Congestion(e.cwnd, o)
+	s := congestion(e.rule, &e.win, e.cwnd, o)
 	e.cwnd = e.win.Timeout(e.cwnd)
 	if reducesAtTimeout(e.rule) {
 		e.win.Ssthresh = max(s, MinLossWindow)
