@@ -26,7 +26,7 @@ import (
 // ns-3 at 1e-2 to 1e-4, and at 1e-5, 60 loss events, where stored). cubic717 is CUBIC with ns-2's β = 717/1024.
 func TestVariantsAgainstSimulators(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 74 fluid response points")
+		t.Skip("runs 75 fluid response points")
 	}
 	type point struct {
 		name, sim string
@@ -47,7 +47,7 @@ func TestVariantsAgainstSimulators(t *testing.T) {
 	// TcpVegas holds the window its initial ssthresh gives it (4410 packets, from the
 	// fluid's mean; 4426 ± 4.7 over 60 loss events, each of which removes one packet) — the
 	// run measures its start, not an equilibrium.
-	for _, name := range []string{"reno", "newreno", "highspeed", "cubic", "htcp"} {
+	for _, name := range []string{"reno", "newreno", "highspeed", "cubic", "bic", "htcp"} {
 		cases = append(cases, point{name, "ns3", 1e-5, 0.10})
 	}
 	for _, c := range cases {
