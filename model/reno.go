@@ -180,11 +180,15 @@ type renoCounted struct {
 
 var (
 	_ EventLaw      = (*renoCounted)(nil)
+	_ ByteCounter   = (*renoCounted)(nil)
 	_ FlightReducer = (*renoCounted)(nil)
 	_ WindowReducer = (*renoCounted)(nil)
 )
 
-func (e *renoCounted) Cwnd() float64     { return e.cwnd }
+func (e *renoCounted) Cwnd() float64 { return e.cwnd }
+
+// CountsBytes: Linux's Reno counts bytes above ssthresh (bytecount.go).
+func (e *renoCounted) CountsBytes() bool { return e.impl == renoLinux && e.cwnd > e.win.Ssthresh }
 func (e *renoCounted) Ssthresh() float64 { return e.win.Reported() }
 
 func (e *renoCounted) OnAck(acked float64, _ Observation) {

@@ -35,7 +35,9 @@
 // after the same numbers of its packets, common random numbers that leave the engines'
 // difference instead of two independent samples' noise. (Each source's k-th random-loss
 // link has its own stream.) With Settings.JitterS each data packet waits a
-// further U(0, JitterS) at its sender, in order, before its first link (ns-2's overhead_).
+// further U(0, JitterS) at its sender, in order, before its first link; a replica of ns-2's
+// TCP/Linux sender (RecoveryLinux*) instead waits as ns-2's overhead_ makes it wait, each
+// send decision U(0, JitterS) and then every packet the window allows (ns2send.go).
 // Periodic loss drops every (1/p)-th packet of each source crossing the link. A link-down
 // loses the packets queued on it and on its wire, and every arrival until link-up; a delay
 // change applies to packets that leave the link afterwards. A flow's data follow its

@@ -16,6 +16,7 @@ const (
 	evNetwork                 // a scenario TimedEvent (link down/up, delay change)
 	evSample                  // a trace sample
 	evPace                    // a paced sender may send again (pacing.go)
+	evSendTimer               // ns-2 TCP/Linux's delayed-send timer fires (ns2send.go)
 )
 
 // pkt is one packet in the network: a TCP data segment or a CBR datagram. ACKs travel as

@@ -130,7 +130,7 @@ func (r *simRecovery) forget(base, seq int64) {
 // marks, the recovery's state and window, the law, then sending.
 func (f *tcpFlow) recAck(sm *sim, a, s int64) {
 	r := f.rec
-	una0, sacked0 := f.sndUna, f.sackedN
+	una0, sacked0, pif0 := f.sndUna, f.sackedN, f.recPipe()
 	if s >= a && s >= f.sndUna && s < f.maxSent && !f.sacked.has(f.sndUna, s) {
 		f.sacked.set(f.sndUna, s)
 		f.sackedN++
@@ -178,7 +178,7 @@ func (f *tcpFlow) recAck(sm *sim, a, s int64) {
 	if !f.inRecovery && !f.lossState && !exited && r.lostN > 0 && f.sndUna >= f.recover {
 		f.recEnter(sm, delivered)
 	}
-	if newly > 0 && !f.inRecovery && !exited {
+	if newly > 0 && !f.inRecovery && !exited && f.cwndLimited(pif0) {
 		f.recGrow(sm, newly)
 	}
 	if f.ext != nil {
@@ -338,24 +338,48 @@ func (f *tcpFlow) recWindow(law float64) float64 {
 
 // recSend sends lost packets, then new data, while the pipe is below the window (and,
 // in a RecoveryLinux* recovery, below the rate-halving allowance); snd.max − snd.una
-// never exceeds the receiver window.
+// never exceeds the receiver window. A sender with ns-2's delayed-send timer sends when it
+// fires (ns2send.go).
 func (f *tcpFlow) recSend(sm *sim) {
+	if !f.ns2SendTimer(sm) {
+		f.recSendNow(sm)
+		return
+	}
+	if f.sendWait || !f.running || f.outage {
+		return
+	}
+	f.lowerAllowance()
+	f.armSend(sm, float64(f.recPipe()) < f.recSendWindow())
+}
+
+// lowerAllowance is send_much's first step in a RecoveryLinux* recovery: the rate-halving
+// allowance falls to the pipe + 1.
+func (f *tcpFlow) lowerAllowance() {
+	if r := f.rec; r.linux() && f.inRecovery {
+		r.nextPIF = min(r.nextPIF, float64(f.recPipe()+1))
+	}
+}
+
+// recSendWindow is the pipe the sender fills: the window, or in a RecoveryLinux* recovery
+// the larger of snd_cwnd and the rate-halving allowance.
+func (f *tcpFlow) recSendWindow() float64 {
+	if r := f.rec; r.linux() && f.inRecovery {
+		return max(math.Floor(r.recCwnd), r.nextPIF)
+	}
+	return max(math.Floor(min(f.cwnd, f.rwnd)), 1)
+}
+
+// recSendNow sends now what the window allows (recSend).
+func (f *tcpFlow) recSendNow(sm *sim) {
 	if !f.running || f.outage {
 		return
 	}
 	r := f.rec
 	halving := r.linux() && f.inRecovery
-	if halving {
-		r.nextPIF = min(r.nextPIF, float64(f.recPipe()+1))
-	}
+	f.lowerAllowance()
 	rwnd := math.Floor(f.rwnd)
 	for {
-		pipe := float64(f.recPipe())
-		win := max(math.Floor(min(f.cwnd, f.rwnd)), 1)
-		if halving {
-			win = max(math.Floor(r.recCwnd), r.nextPIF)
-		}
-		if pipe >= win || (f.ext != nil && f.ext.paceWait(sm, f)) {
+		if float64(f.recPipe()) >= f.recSendWindow() || (f.ext != nil && f.ext.paceWait(sm, f)) {
 			break
 		}
 		seq := r.nextLost(f)

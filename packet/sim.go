@@ -30,8 +30,10 @@ type Settings struct {
 	// RecordLosses records every loss event of every flow in Result.Losses.
 	RecordLosses bool
 	// JitterS holds each data packet at its sender for a further U(0, JitterS) seconds
-	// before it enters the first link, keeping a flow's packets in order (ns-2's
-	// overhead_). A deterministic ACK clock locks flows into phase at a drop-tail queue:
+	// before it enters the first link, keeping a flow's packets in order; a replica of
+	// ns-2's TCP/Linux sender (model.RecoveryLinux*) waits as ns-2's overhead_ makes it,
+	// U(0, JitterS) after an ACK that finds its timer idle, then sends what the window
+	// allows, and its module hears only the ACKs that find the window full (ns2send.go). A deterministic ACK clock locks flows into phase at a drop-tail queue:
 	// the packet that finds the buffer full is nearly always the one a growing window
 	// sends back to back with another, so a slowly growing flow escapes overflows that
 	// random timing would spread over the flows in proportion to their arrivals. A random
@@ -380,6 +382,8 @@ func (sm *sim) dispatch(e event) {
 		sm.sample(int(e.idx))
 	case evPace:
 		sm.flows[e.idx].onPaceEvent(sm)
+	case evSendTimer:
+		sm.flows[e.idx].onSendTimer(sm)
 	}
 }
 

@@ -34,6 +34,7 @@ type tcpFlow struct {
 	priorRTT float64 // propagation + serialization RTT of the path, s: the observation before any sample
 
 	lastEmit float64 // when the latest jittered packet enters the first link, s (Settings.JitterS)
+	sendWait bool    // ns-2's delayed-send timer is pending (ns2send.go)
 
 	running bool // between start and stop, completion or the end of the run
 	ended   bool
@@ -304,7 +305,7 @@ func (f *tcpFlow) transmit(sm *sim, seq int64) {
 	if f.ext != nil {
 		p.ect = f.ext.ect
 	}
-	if sm.set.JitterS > 0 {
+	if sm.set.JitterS > 0 && !f.ns2SendTimer(sm) {
 		p.sentAt = max(sm.now+sm.jitter.Float64()*sm.set.JitterS, f.lastEmit)
 		f.lastEmit = p.sentAt
 		sm.q.push(p.sentAt, event{kind: evEmit, idx: f.path[0], pkt: p})

@@ -66,7 +66,8 @@ type FairnessSettings struct {
 	// fluid.FormHybridRecovery, counted as a packet sender counts; the packet engine has none.
 	Form string
 	// JitterS is the senders' jitter (ns-2's overhead_): in the packet engine each data
-	// packet waits a further U(0, JitterS) s (packet.Settings.JitterS); in the fluid's
+	// packet waits a further U(0, JitterS) s, and the linux variants' senders wait as
+	// ns-2's delayed send does (packet.Settings.JitterS); in the fluid's
 	// counted form the replicas of ns-2's TCP/Linux count the ACKs such a sender counts
 	// (fluid.Settings.SendJitterS); default 0.
 	JitterS float64

@@ -352,7 +352,7 @@ func fairnessCommand() *cli.Command {
 			boolFlag("sack", "senders with selective acknowledgements, as ns-2's TCP/Linux and ns-3's"),
 			enumFlag("engine", response.EngineFluid, []string{response.EngineFluid, response.EnginePacket}, "tcpfluid engine"),
 			enumFlag("form", fluid.FormHybrid, []string{fluid.FormHybrid, fluid.FormHybridRecovery}, "fluid engine's form (hybrid-recovery: counted as a packet sender counts, what validate runs)"),
-			durationFlag("jitter", "0s", nonNegative, "senders' jitter, ns-2's overhead_ (the reference set's 240us): in the packet engine each data packet waits a further uniform random time up to this; in the fluid's hybrid-recovery form the linux variants count only the ACKs ns-2's jittered sender counts"),
+			durationFlag("jitter", "0s", nonNegative, "senders' jitter, ns-2's overhead_ (the reference set's 240us): in the packet engine each data packet waits a further uniform random time up to this (the linux variants: each send, as ns-2's delayed send, and their module hears only the ACKs that find the window full); in the fluid's hybrid-recovery form the linux variants count only the ACKs ns-2's jittered sender counts"),
 			boolFlag("compare-ns2", "set each result beside the stored ns-2 run of the same experiment (testdata/reference/ns2/fairness-MODE-ALGO.json, "+
 				"embedded): Jain's index and shares over its seeds, the differences of the means and a verdict against the 0.05 target; "+
 				"the stored experiment is --mss 1460B --header 50B --sack with the default links and flows"),

@@ -107,7 +107,7 @@ func flowOptionFlags() []cli.Flag {
 func packetOptionFlags() []cli.Flag {
 	return []cli.Flag{
 		boolFlag("sack", "SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe: every hole of a window repaired in one round trip (both engines)"),
-		durationFlag("jitter", "", nonNegative, "packet engine only: random send delay up to this, to break drop-tail phase effects"),
+		durationFlag("jitter", "", nonNegative, "packet engine only: random send delay up to this, to break drop-tail phase effects (a linux variant waits as ns-2's overhead_: each send decision, its module hearing only ACKs that find the window full)"),
 	}
 }
 
