@@ -232,13 +232,32 @@ func otherDiffs(r *response.FairnessResult, st *StoredFairness) []string {
 	if n := max(len(x.Seeds), 1); n != len(st.Seeds) {
 		out = append(out, fmt.Sprintf("%d seeds, ns-2 %d", n, len(st.Seeds)))
 	}
-	if _, v := model.SplitVariant(r.Algorithm); v != SetLinux {
-		if vs, _ := model.VariantsOf(r.Algorithm); hasVariant(vs, SetLinux) {
-			out = append(out, fmt.Sprintf("%s, ns-2 runs Linux's %s module (tcpfluid's variant: %s%s%s)", r.Algorithm, st.Module,
-				st.Algorithm, model.VariantSep, SetLinux))
+	if notLinux(r.Algorithm) {
+		out = append(out, fmt.Sprintf("%s, ns-2 runs Linux's %s module (tcpfluid's variant: %s%s%s)", r.Algorithm, st.Module,
+			st.Algorithm, model.VariantSep, SetLinux))
+	}
+	seen := map[string]bool{r.Algorithm: true}
+	for _, f := range x.Flows {
+		if a := f.Algorithm; !seen[a] {
+			seen[a] = true
+			if notLinux(a) {
+				base, _ := model.SplitVariant(a)
+				out = append(out, fmt.Sprintf("competing flows %s, ns-2's run Linux's %s module (--against %s%s%s:%d)", a, base,
+					base, model.VariantSep, SetLinux, len(x.Flows)-1))
+			}
 		}
 	}
 	return out
+}
+
+// notLinux reports whether algorithm a is not its linux variant and has one: ns-2's
+// TCP/Linux runs the Linux module.
+func notLinux(a string) bool {
+	if _, v := model.SplitVariant(a); v == SetLinux {
+		return false
+	}
+	vs, _ := model.VariantsOf(a)
+	return hasVariant(vs, SetLinux)
 }
 
 func hasVariant(vs []model.Variant, name string) bool {
