@@ -38,8 +38,9 @@ import (
 // and slow-starts, one packet per ACK, back to the law's window, which then takes over;
 // the law does not hear those ACKs (Linux's modules grow in slow start by tcp_slow_start
 // only); a loss found in that slow start reduces from the window it has reached, since
-// Linux's ssthresh() reads snd_cwnd (model.WindowReducer). Every ACK restarts the
-// retransmission timer (ns-2's renew_timer).
+// Linux's ssthresh() reads snd_cwnd (model.WindowReducer). The end of a recovery clears
+// ns-2's scoreboard (clearScoreboard): a retransmission still in flight is a hole again.
+// Every ACK restarts the retransmission timer (ns-2's renew_timer).
 //
 // RecoveryPRR. RFC 6937 with the slow-start reduction bound, as TcpPrrRecovery: at entry
 // RecoverFS = snd.max − snd.una; on each ACK in recovery, with DeliveredData the packets
@@ -168,6 +169,9 @@ func (f *tcpFlow) recAck(sm *sim, a, s int64) {
 		exited = true
 	case f.lossState && f.sndUna >= f.recover:
 		f.lossState = false
+		if r.linux() {
+			r.clearScoreboard(f) // ns-2 leaves TCP_CA_Loss as it leaves a recovery
+		}
 	case f.inRecovery && !r.linux():
 		if newly > 0 && !r.partialSeen {
 			r.partialSeen = true
@@ -313,6 +317,7 @@ func (f *tcpFlow) recExit(sm *sim, newly int64) {
 		return
 	}
 	r.nextPIF = 0
+	r.clearScoreboard(f)
 	ss := law.Ssthresh()
 	if !(ss > 0) {
 		ss = law.Cwnd()
@@ -322,6 +327,21 @@ func (f *tcpFlow) recExit(sm *sim, newly int64) {
 			r.win, r.rebuild, r.override = w, true, true
 		}
 	}
+}
+
+// clearScoreboard is ns-2's ScoreBoard1::ClearScoreBoard at the end of a RecoveryLinux*
+// recovery: the scoreboard forgets which packets it retransmitted. One still in flight
+// (lost after the recovery point, found and resent before the end) is then a hole like any
+// other, and the next ACK whose SACKs pass it by a reorder finds it lost: a new loss event
+// and another copy, which ns-2's flows take when a recovery outlasts a lost
+// retransmission. What the receiver SACKed stays known: ns-2's next ACK carries it again.
+func (r *simRecovery) clearScoreboard(f *tcpFlow) {
+	for r.rtxQ.n > 0 {
+		if q := r.rtxQ.pop(); q.seq >= f.sndUna && r.rtxMark.get(f.sndUna, q.seq) == q.mark {
+			r.rtxMark.set(f.sndUna, q.seq, 0)
+		}
+	}
+	r.markNext, f.rxtNext = f.sndUna, f.sndUna
 }
 
 // recWindow is the window a flow with a simulator recovery fills, given its law's.

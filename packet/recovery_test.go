@@ -261,6 +261,40 @@ func TestRecoveryLostRetransmission(t *testing.T) {
 	}
 }
 
+// A recovery that outlasts a lost retransmission (A's, sent at the entry) finds in it the
+// loss of the first new packet it sent (B, above the recovery point) and resends B; the
+// ACK of A's second copy ends the recovery while B's copy is still in flight. ns-2 clears
+// its scoreboard there (ScoreBoard1::ClearScoreBoard in tcp_fastretrans_alert), so the
+// next ACK whose SACKs pass B by four finds B lost again: a second loss event, a second
+// reduction, and no timeout (on this unqueued link B's copy arrives before the halved
+// window lets a third leave). Keeping the mark, the sender had one loss event.
+func TestRecoveryExitClearsScoreboard(t *testing.T) {
+	const algo = "reno@linux"
+	n := entryStep(t, algo)
+	d := newRecDriver(t, algo)
+	d.until(2, func() bool { return d.sm.now >= 1 })
+	d.dropNext()
+	d.until(5, func() bool { return d.steps == n-1 })
+	d.dropNext() // A's retransmission
+	d.step()
+	if !d.f.inRecovery || d.retransmissions() != 1 {
+		t.Fatalf("step %d: in recovery %v with %d retransmissions, want the entry and its retransmission", n, d.f.inRecovery, d.retransmissions())
+	}
+	recover, b := d.f.recover, d.f.maxSent
+	d.dropNext() // B, the first new packet sent in the recovery
+	d.until(5, func() bool { return d.f.maxSent > b })
+	d.until(5, func() bool { return !d.f.inRecovery })
+	if b < recover || d.f.lossEvents != 1 || d.retransmissions() != 3 || d.f.sndUna != b {
+		t.Fatalf("at the end of the recovery: B %d (recovery point %d), %d loss events, %d retransmissions, snd.una %d; want B above it, 1, 3 (A twice, B), B not yet delivered",
+			b, recover, d.f.lossEvents, d.retransmissions(), d.f.sndUna)
+	}
+	ss := d.f.conn.law.Ssthresh()
+	d.until(5, func() bool { return d.f.sndUna > b && !d.f.inRecovery })
+	if d.f.lossEvents != 2 || d.f.timeouts != 0 || !(d.f.conn.law.Ssthresh() < ss) {
+		t.Errorf("%d loss events, %d timeouts, ssthresh %v after %v; want 2, 0 and a second reduction", d.f.lossEvents, d.f.timeouts, d.f.conn.law.Ssthresh(), ss)
+	}
+}
+
 // loseAll loses (on) every data packet that enters the link from now on, or (off) none
 // but the test's drops again.
 func (d *recDriver) loseAll(on bool) {
