@@ -285,7 +285,8 @@ func (r *highSpeedRule) CongestionInSlowStart(w float64, o Observation) float64 
 	return r.reduce(w, r.caW, o)
 }
 
-// reduce is the window a loss at w leaves with the decrease of window row.
+// reduce is the window a loss at w leaves with the decrease of window row; row = w means
+// the window the reduction starts from (w less pipe_deficit).
 func (r *highSpeedRule) reduce(w, row float64, o Observation) float64 {
 	if r.p.whole == 0 {
 		m := w - r.p.pipe
