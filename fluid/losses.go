@@ -256,6 +256,15 @@ func (s *system) dueReactions(t float64) bool {
 			changed = true // the window's path changes its law: restart the solver there
 			s.touched = append(s.touched, fi)
 		}
+		if f.recheckAt <= t && f.rtx.holes > 0 {
+			if y == nil {
+				y = s.state(t)
+			}
+			if s.rtxRecheck(f, t, y) {
+				changed = true
+				s.touched = append(s.touched, fi)
+			}
+		}
 		if s.form.resumesAt(f) == t || f.silentUntil == t {
 			changed = true // a window's law resumes: restart the solver on the new field
 			s.touched = append(s.touched, fi)
@@ -299,8 +308,10 @@ func (s *system) dueReactions(t float64) bool {
 			if synchronized {
 				// Every packet the full queue took from this flow since its last reaction
 				// is a hole in the same window.
-				f.holes = max(y[f.cnt+cntOverflow]/f.mult, 1)
+				overflow := y[f.cnt+cntOverflow] / f.mult
+				f.holes = max(overflow, 1)
 				y[f.cnt+cntOverflow] = 0
+				s.startRtxRound(f, overflow, y)
 			}
 			if f.holes += more; s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
 				s.recoveryTimeout(f)

@@ -154,7 +154,8 @@ type subflowState struct {
 	// dropDraw: under the proportional rules, the drops per member of its class at which
 	// the flow's next one falls (drawDrop).
 	dropDraw   float64
-	recheckAt  float64 // synchronized rule: look again when the recovery ends
+	recheckAt  float64  // synchronized rule: look again when the recovery ends
+	rtx        rtxRound // synchronized rule: the recovery's lost retransmissions (lostrtx.go)
 	lossEvents int
 	timeouts   int
 	at         *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
