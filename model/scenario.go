@@ -27,7 +27,9 @@ type Scenario struct {
 	SACK bool
 	// LostRetransmit lets a SACK sender see a lost retransmission from the SACK of a
 	// packet sent after it, without waiting for its timer (Linux's RACK; ns-2's FACK
-	// scoreboard), in the packet engine (packet.Settings.LostRetransmit). It needs SACK.
+	// scoreboard), in the packet engine (packet.Settings.LostRetransmit); in the fluid
+	// engine a recovery at a full queue lasts while its retransmissions are lost again
+	// (fluid/lostrtx.go). It needs SACK.
 	LostRetransmit bool
 	// SendJitterS holds each data packet at its sender for a further U(0, SendJitterS) s
 	// in the packet engine (packet.Settings.JitterS, ns-2's overhead_), against the
