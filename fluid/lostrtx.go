@@ -28,16 +28,13 @@ func (s *system) startRtxRound(f *subflow, holes float64, y []float64) {
 	f.rtx = rtxRound{holes: holes, sent: y[f.cnt+cntSent] / f.mult, overflow: y[f.cnt+cntOverflow] / f.mult}
 }
 
-// rtxRecheck ends a round of subflow f's recovery at time t (state y) and reports whether
-// it settled what follows. The holes of the round are lost again at the fraction of the
+// rtxRecheck ends a round of subflow f's recovery (startRtxRound began it) at time t
+// (state y) and reports whether it settled what follows. The holes of the round are lost again at the fraction of the
 // flow's packets dropped over it: if one is left, the recovery goes on another round trip,
 // whose count of drops starts afresh (the sender knows of them); else, if the round lost
 // packets sent during the recovery, their holes are in the SACKs already and the next
 // recovery starts at once.
 func (s *system) rtxRecheck(f *subflow, t float64, y []float64) bool {
-	if !s.sc.LostRetransmit || !(f.rtx.holes > 0) {
-		return false
-	}
 	r := f.rtx
 	f.rtx = rtxRound{}
 	sent := y[f.cnt+cntSent]/f.mult - r.sent

@@ -13,9 +13,9 @@ import (
 // in an overshoot of some 2,500 packets, and the window it recovers with, with BBR's,
 // still overfills the path: the queue stays full and drops about a quarter of what CUBIC
 // sends, its retransmissions among them. A sender that finds its lost retransmissions
-// (lost_retransmit) stays in that recovery while they last, 2,500·φ^k ≥ 1 for k up to 5
-// with φ near 0.25, some five round trips of 0.44 s, and cuts its window once more when it
-// ends: two loss events in the first 6 s in both engines, the second more than four round
+// (lost_retransmit) stays in that recovery while they last, while 2,500·φ^k ≥ 1 with φ
+// near a quarter: five or six round trips of 0.44 s (the packet engine's lasts 4.5), and
+// cuts its window once more when it ends: two loss events in the first 6 s in both engines, the second more than four round
 // trips after the first. A recovery of one round trip ended into the full queue and cut
 // the fluid CUBIC three times by 3 s.
 func TestLostRetransmissionsExtendRecovery(t *testing.T) {
