@@ -37,6 +37,9 @@ func (s *system) startRtxRound(f *subflow, holes float64, y []float64) {
 func (s *system) rtxRecheck(f *subflow, t float64, y []float64) bool {
 	r := f.rtx
 	f.rtx = rtxRound{}
+	if f.timeoutDue {
+		return false // its timer ends this recovery (timeoutFires)
+	}
 	sent := y[f.cnt+cntSent]/f.mult - r.sent
 	if !(sent > 0) {
 		return false
