@@ -224,7 +224,7 @@ func writeValidationTable(w io.Writer, v *validate.Report) error {
 	} else {
 		fmt.Fprintf(w, "validate scenario %s, seed %d, fluid drop rule %s\n", v.Scenario, v.Seed, v.DropRule)
 	}
-	fmt.Fprintf(w, "fluid form %s: counted as a packet sender counts (recovery hold of one RTT, whole packets in flight)\n", v.Form)
+	fmt.Fprintf(w, "fluid form %s: counted as a packet sender counts (the window held through each recovery, whole packets in flight)\n", v.Form)
 	for _, headline := range []bool{false, true} {
 		var ms []validate.Metric
 		for _, m := range v.Metrics {
