@@ -50,8 +50,9 @@ import (
 // probe). The gain-cycle phases, Drain's end and ProbeRTT are guards on time and on the
 // packets in flight (at most W: sent less what left the path a base RTT ago, the engine's
 // counts), which fall as the flow slows down even while another flow keeps the queue full. W grows at the delivery rate
-// towards its target (×ln2 in Startup, where a packet sender's ACKs of a doubling flight
-// double it each round) and is cut to it at every round's end; a loss cuts it to the
+// towards its target (in Startup at the rate the ACKs return, the deliveries of a base RTT
+// before, so that it doubles each round as a packet sender's does) and is cut to it at
+// every round's end; a loss cuts it to the
 // packets in flight, and the window of before the recovery comes back where the
 // hybrid-recovery form ends the recovery (RecoveryEnder).
 func init() {

@@ -61,6 +61,24 @@ func (h *bbrHistory) at(k int, t, now, cur float64) float64 {
 	return newerV
 }
 
+// slope is the rate of change of variable k at time t: the slope of the segment between
+// the switches around t (or between the newest one and now, where it is cur), 0 before
+// the oldest kept.
+func (h *bbrHistory) slope(k int, t, now, cur float64) float64 {
+	newerT, newerV := now, cur
+	for j := range min(h.n, len(h.t)) {
+		i := (h.last - j + len(h.t)) % len(h.t)
+		if h.t[i] <= t {
+			if newerT <= h.t[i] {
+				return 0
+			}
+			return (newerV - h.v[i][k]) / (newerT - h.t[i])
+		}
+		newerT, newerV = h.t[i], h.v[i][k]
+	}
+	return 0
+}
+
 func (f *bbrFluid) Vars() int { return 2 }
 
 func (f *bbrFluid) Init(x []float64, o Observation) {
@@ -114,11 +132,21 @@ func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
 		}
 	case !f.fullBwReached:
 		if w < f.targetCwnd() || x[1] < bbrInitCwnd {
-			dx[0] = math.Ln2 * dlv
+			dx[0] = f.ackRate(x, o)
 		}
 	case w < f.targetCwnd():
 		dx[0] = dlv
 	}
+}
+
+// ackRate is the rate the flow's ACKs return at, packets/s: its deliveries a base RTT
+// ago, when the packets now acknowledged left the path (the fluid's deliveries carry no
+// propagation), read from the history between its switches, where the pacing rate, and
+// so the deliveries' slope on a free path, changes. Startup grows the window by what the
+// ACKs acknowledge (bbr_set_cwnd), so it doubles per round as a packet sender's does; at
+// the deliveries of now it grew 2.8 times a round.
+func (f *bbrFluid) ackRate(x []float64, o Observation) float64 {
+	return f.past.slope(0, o.Now-MinimumRTT(o), o.Now, x[1])
 }
 
 // Guard is the largest of the pending switches: the round's end, the phase's end, the

@@ -6,7 +6,7 @@ import (
 )
 
 // Drain ends once the flow's own flight is down to the BDP, even while another flow keeps
-// the queue full: BBR fills a 100 Mb/s, 40 ms path alone, then from 0.25 s a competitor
+// the queue full: BBR fills a 100 Mb/s, 40 ms path alone, then from 0.3 s a competitor
 // doubles the RTT and takes half the link. Drain's flight is what BBR sent less what left
 // its path a base RTT ago (the engine's counts, here at a millisecond's resolution), so
 // Drain lasts about a round, as a packet sender's does, and BtlBw keeps the link's rate. Counted as BtlBw·RTT instead, the flight stayed above the BDP as long as the RTT
@@ -15,7 +15,7 @@ import (
 func TestBBRDrainEndsBehindAnotherQueue(t *testing.T) {
 	const (
 		capPkts = 100e6 / (1500 * 8) // packets/s
-		shared  = 0.25               // s: the competitor arrives
+		shared  = 0.3                // s: the competitor arrives
 	)
 	alg, err := New("bbr")
 	if err != nil {

@@ -207,9 +207,16 @@ func TestBBRFluidFace(t *testing.T) {
 	if got, want := p.PacingRate(x, Observation{}), 2/math.Ln2*10/0.04*0.99; math.Abs(got-want) > 1e-9*want {
 		t.Errorf("initial pacing rate %g packets/s, want high_gain·cwnd/RTT·0.99 = %g", got, want)
 	}
+	// Startup grows the window by what the ACKs acknowledge: nothing within the first base
+	// RTT, then the deliveries of a base RTT before.
 	law.Deriv(dx, x, Observation{Now: 0.01, RTT: 0.04, BaseRTT: 0.04, DeliveryRate: 250})
-	if dx[1] != 250 || math.Abs(dx[0]-math.Ln2*250) > 1e-9 {
-		t.Errorf("Startup: dW/dt %g, dD/dt %g; want ln2·250, 250", dx[0], dx[1])
+	if dx[1] != 250 || dx[0] != 0 {
+		t.Errorf("Startup, before the first ACK: dW/dt %g, dD/dt %g; want 0, 250", dx[0], dx[1])
+	}
+	x[1] = 250 * 0.05 // delivered at 250 packets/s since the start
+	law.Deriv(dx, x, Observation{Now: 0.05, RTT: 0.04, BaseRTT: 0.04, DeliveryRate: 400})
+	if dx[1] != 400 || math.Abs(dx[0]-250) > 1e-9 {
+		t.Errorf("Startup: dW/dt %g, dD/dt %g; want 250 (the deliveries a base RTT ago), 400", dx[0], dx[1])
 	}
 	if g := law.Guard(x, Observation{Now: 0.01, RTT: 0.04}); !(g < 0) {
 		t.Errorf("guard %g before the first round's end, want < 0", g)

@@ -13,13 +13,16 @@ import (
 // scenarioGaps are the engine-metric pairs of the stored ns-3 scenario runs that are out of
 // tolerance today, as "builtin engine metric subject"; docs/simulators.md says why (ns-3.37's
 // TcpBbr collapses after a retransmission timeout on the shallow buffer and at 1% loss, where
-// CUBIC then holds the queue; BBR's window, which ns-3 reports as m_cWnd; Jain's index of one deterministic run; the packet engine's
+// CUBIC then holds the queue; BBR's window, which ns-3 reports as m_cWnd; over 1 BDP
+// ns-3's BBR probes overflow the buffer 35 times in 60 s, the fluid's 19 times, and cut
+// CUBIC 27 times against 18; Jain's index of one deterministic run; the packet engine's
 // FQ-CoDel queue). The test fails when a pair leaves tolerance and when one listed here
 // comes back within it, so that the list is always the truth.
 var scenarioGaps = []string{
 	"modern-bufferbloat-fq_codel packet mean_queue_pkts bottleneck",
 	"modern-bufferbloat-fq_codel packet queue_delay_s bottleneck",
 	"modern-bbr-cubic-1bdp fluid loss_events bbr, flow 0",
+	"modern-bbr-cubic-1bdp fluid loss_events cubic@ns3, flow 1",
 	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-1bdp packet loss_events bbr, flow 0",
 	"modern-bbr-cubic-1bdp packet mean_cwnd_pkts bbr, flow 0",
