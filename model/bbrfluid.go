@@ -46,37 +46,40 @@ func (h *bbrHistory) at(k int, t, now, cur float64) float64 {
 	if h.n == 0 || t >= now {
 		return cur
 	}
-	newerT, newerV := now, cur
-	for j := range min(h.n, len(h.t)) {
-		i := (h.last - j + len(h.t)) % len(h.t)
-		if h.t[i] <= t {
-			if newerT <= h.t[i] {
-				return h.v[i][k]
-			}
-			f := (t - h.t[i]) / (newerT - h.t[i])
-			return h.v[i][k] + f*(newerV-h.v[i][k])
-		}
-		newerT, newerV = h.t[i], h.v[i][k]
+	t0, v0, t1, v1, ok := h.segment(k, t, now, cur)
+	switch {
+	case !ok:
+		return v1
+	case t1 <= t0:
+		return v0
 	}
-	return newerV
+	return v0 + (t-t0)/(t1-t0)*(v1-v0)
 }
 
 // slope is the rate of change of variable k at time t: the slope of the segment between
 // the switches around t (or between the newest one and now, where it is cur), 0 before
 // the oldest kept.
 func (h *bbrHistory) slope(k int, t, now, cur float64) float64 {
-	newerT, newerV := now, cur
+	t0, v0, t1, v1, ok := h.segment(k, t, now, cur)
+	if !ok || t1 <= t0 {
+		return 0
+	}
+	return (v1 - v0) / (t1 - t0)
+}
+
+// segment is the stretch of variable k's history around time t: the newest switch at or
+// before t, and the one after it (now, where it is cur, past the newest); ok is false if t
+// is older than the oldest kept, which is then the second end.
+func (h *bbrHistory) segment(k int, t, now, cur float64) (t0, v0, t1, v1 float64, ok bool) {
+	t1, v1 = now, cur
 	for j := range min(h.n, len(h.t)) {
 		i := (h.last - j + len(h.t)) % len(h.t)
 		if h.t[i] <= t {
-			if newerT <= h.t[i] {
-				return 0
-			}
-			return (newerV - h.v[i][k]) / (newerT - h.t[i])
+			return h.t[i], h.v[i][k], t1, v1, true
 		}
-		newerT, newerV = h.t[i], h.v[i][k]
+		t1, v1 = h.t[i], h.v[i][k]
 	}
-	return 0
+	return 0, 0, t1, v1, false
 }
 
 func (f *bbrFluid) Vars() int { return 2 }
