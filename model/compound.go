@@ -276,3 +276,14 @@ func (a *compound) Variants() []Variant {
 			Recovery: RecoveryLinuxMinCwnd},
 	}
 }
+
+// AckIncrement: one packet per ACK in slow start; in congestion avoidance the law's growth
+// per round, the Reno part's packet and the delay window's step, spread over the window's
+// ACKs, as Linux's module counts them (snd_cwnd_cnt per call of tcp_compound_cong_avoid).
+func (f *compoundFluid) AckIncrement(x []float64, o Observation) float64 {
+	if f.win.SlowStart {
+		return 1
+	}
+	win := max(x[0], 1)
+	return (1 + f.p.smoothDelayStep(win, Queued(win, o), x[1])) / win
+}

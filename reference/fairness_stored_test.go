@@ -19,12 +19,10 @@ var fairnessGaps = map[string]string{
 	// 6–7): a phase effect of its drop-tail queue that two packet times of send jitter
 	// leave, which drops at random in proportion to arrivals cannot have.
 	"same reno": "ns-2's last starter",
-	// The fluid's RTT unfairness is steeper than ns-2's, just, for Compound (0.051; the send
-	// jitter's uncounted ACKs, which brought HighSpeed within, do not reach Compound's fluid
-	// law, which has no per-ACK increment). H-TCP's 50 ms flow takes 0.35 where ns-2's takes
-	// 0.28: ns-2's cuts twice, 0.3 s apart, at a third of the overflows (the packets its
-	// recovery sends meet the queue the slower flows still keep full).
-	"rtt htcp": "RTT unfairness", "rtt compound": "RTT unfairness",
+	// H-TCP's 50 ms flow takes 0.35 where ns-2's takes 0.28: ns-2's cuts twice, 0.3 s
+	// apart, at a third of the overflows (the packets its recovery sends meet the queue the
+	// slower flows still keep full).
+	"rtt htcp": "RTT unfairness",
 	// ns-2's HighSpeed takes 0.87 of the bottleneck from 4 Reno flows, the fluid's 0.77 once
 	// it counts, as ns-2's sender does, 0.68–0.70 of its ACKs (fluid/sendjitter.go; it took
 	// 0.82 counting all): ns-2's Reno flows count 34–44 loss events a flow against
@@ -32,13 +30,13 @@ var fairnessGaps = map[string]string{
 	// round trip, and ns-2's timer is SRTT plus a few milliseconds — which the packet engine
 	// reproduces (TestPacketFairnessAgainstNS2) and a fluid, without bursts, cannot.
 	"friendliness highspeed": "Reno's timeouts beside HighSpeed",
-	// ns-2's Compound takes 0.29 of the bottleneck from 4 Reno flows, the fluid's 0.19: in
+	// ns-2's Compound takes 0.29 of the bottleneck from 4 Reno flows, the fluid's 0.17: in
 	// ns-2's 1000 s its window stays above the Reno flows' from its head start (loss cycles
 	// of about 130 s, at each of which three or four of the five flows cut), and it has half
 	// as many loss events as they do. ns-2's module counts 0.71 of its ACKs there (its
 	// flows' departures come in trains, which the fluid's rule, fluid/sendjitter.go, does
-	// not model: 0.9 at its share), and each overflow's five drops fall 11–24 ms after some
-	// flow's window grew; the packet engine reproduces both and still cuts Compound as
+	// not model: 0.9 at its share; 0.19 counting every ACK), and each overflow's five drops
+	// fall 11–24 ms after some flow's window grew; the packet engine reproduces both and still cuts Compound as
 	// often as Reno (docs/simulators.md): not yet diagnosed.
 	"friendliness compound": "friendliness",
 }
