@@ -29,11 +29,11 @@ func (s *system) startRtxRound(f *subflow, holes float64, y []float64) {
 }
 
 // rtxRecheck ends a round of subflow f's recovery (startRtxRound began it) at time t
-// (state y) and reports whether it settled what follows. The holes of the round are lost again at the fraction of the
-// flow's packets dropped over it: if one is left, the recovery goes on another round trip,
-// whose count of drops starts afresh (the sender knows of them); else, if the round lost
-// packets sent during the recovery, their holes are in the SACKs already and the next
-// recovery starts at once.
+// (state y) and reports whether it settled what follows. The holes of the round are lost
+// again at the fraction of the flow's packets dropped over it: if one is left, the
+// recovery goes on another round trip, whose count of drops starts afresh (the sender
+// knows of them); else, if the round lost packets sent during the recovery, their holes
+// are in the SACKs already and the next recovery starts at once.
 func (s *system) rtxRecheck(f *subflow, t float64, y []float64) bool {
 	r := f.rtx
 	f.rtx = rtxRound{}

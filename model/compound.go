@@ -184,7 +184,7 @@ func (f *compoundFluid) Deriv(dx, x []float64, o Observation) {
 		dx[0], dx[1] = f.win.Limit(win, SlowStartRate(win, rtt)), 0
 		return
 	}
-	delay := f.p.smoothDelayStep(win, Queued(win, o), x[1]) / rtt
+	delay := f.delayStep(win, x, o) / rtt
 	grow := 1/rtt + delay
 	if f.win.Limit(win, grow) == 0 {
 		dx[0], dx[1] = 0, 0
@@ -285,5 +285,11 @@ func (f *compoundFluid) AckIncrement(x []float64, o Observation) float64 {
 		return 1
 	}
 	win := max(x[0], 1)
-	return (1 + f.p.smoothDelayStep(win, Queued(win, o), x[1])) / win
+	return (1 + f.delayStep(win, x, o)) / win
+}
+
+// delayStep is the delay window's change per round at total window win, packets: the
+// fluid face's, made continuous (smoothDelayStep).
+func (f *compoundFluid) delayStep(win float64, x []float64, o Observation) float64 {
+	return f.p.smoothDelayStep(win, Queued(win, o), x[1])
 }
