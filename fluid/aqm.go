@@ -214,7 +214,7 @@ func (l *linkExt) fire(s *system, x *extension, li int, t float64, y []float64) 
 
 // codelDrop drops (or marks) one packet of CoDel queue j at link li at time t: of the flow
 // queue's source at an FQ-CoDel link, else of a flow chosen by its share of the link's
-// arrivals.
+// departures: CoDel drops at the head, as the packet leaves.
 func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 	L := &s.links[li]
 	hit := func(f *subflow) {
@@ -232,17 +232,17 @@ func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 		}
 		return
 	}
-	if !(L.arrive > 0) {
+	if !(L.depart > 0) {
 		return
 	}
-	r := x.rng.Float64() * L.arrive
+	r := x.rng.Float64() * L.depart
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		for k, fl := range f.links {
 			if fl != li {
 				continue
 			}
-			if r -= f.streams[k].arrive; r < 0 {
+			if r -= f.streams[k].depart; r < 0 {
 				hit(f)
 				return
 			}

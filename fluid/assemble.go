@@ -202,8 +202,13 @@ func (s *system) addStreams(lay *layout) {
 		c.streams = add(c.links, &c.sending, -1, -1, 0)
 	}
 	for li := range s.links {
-		if l := &s.links[li]; l.fq {
+		switch l := &s.links[li]; {
+		case l.fq:
 			l.order = make([]int32, 0, len(l.streams))
+		case len(l.streams) > 1:
+			l.fifo = &fifoHistory{n: len(l.streams)}
+			l.phi = make([]float64, len(l.streams))
+			s.fifo = true
 		}
 	}
 }

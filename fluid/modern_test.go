@@ -274,21 +274,22 @@ const ns3BBRShare1BDP = 0.8556
 // shallow buffer, most of it over one BDP, little over a deep one). The outcome depends on
 // the phase of CUBIC's start against BBR's gain cycle (over 1 BDP the packet engine's BBR
 // takes 0.74 to 0.88 as CUBIC starts 20 to 100 ms after it), so the engines are compared on
-// the mean of five start offsets: BBR's share within 0.1 over 0.2 and 1 BDP. On the
+// the mean of five start offsets: BBR's share within 0.1 over 0.2, 1 and 10 BDP. On the
 // built-in itself (CUBIC at 0.1 s, ns-3's run) both engines take ns-3's share within 0.1.
 //
-// Over 1 BDP the fluid BBR takes 0.848 on the mean, the packet engine 0.873 and ns-3 0.856.
+// Over 1 BDP the fluid BBR takes 0.867 on the mean, the packet engine 0.873 and ns-3 0.856.
 // It took 0.60 while the fluid sent a paced flow at min(W/RTT, pacing rate): a probe's queue
 // lengthens the RTT, W/RTT fell below the probe's rate, and the probe stopped short of its
 // 25%, where a packet sender whose flight is below its window goes on at its pacing rate
 // (model.FluidFlight).
 //
-// Not asserted, and logged: over 10 BDPs BBR takes 0.16 in the fluid engine, 0.24 in the
-// packet engine and 0.035 in ns-3 (which has no lost-retransmission detection; with the
-// packet engine finding only the first hole's, 0.08). Both engines' BBR gains through the
-// run as its RTprop, sampled at each ProbeRTT behind CUBIC's queue, grows. The queueing
-// delay differs by 15% and 1% over 0.2 and 1 BDP (1.46 and 26.9 ms fluid, 1.71 and 26.6 ms
-// packet) and by 9% over 10 BDPs (352, 323 ms).
+// Over 10 BDPs BBR takes 0.219 in the fluid engine and 0.240 in the packet engine (the
+// fluid took 0.156 while its FIFO served each flow by what it held), and 0.035 in ns-3
+// (which has no lost-retransmission detection; with the packet engine finding only the
+// first hole's, 0.08). Both engines' BBR gains through the run as its RTprop, sampled at
+// each ProbeRTT behind CUBIC's queue, grows. Logged: the queueing delay differs by 15% and
+// 1% over 0.2 and 1 BDP (1.46 and 27.3 ms fluid, 1.71 and 26.6 ms packet) and by 9% over
+// 10 BDPs (351, 323 ms).
 func TestBBRAgainstCUBIC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("60 s packet runs")
@@ -296,7 +297,7 @@ func TestBBRAgainstCUBIC(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		agree bool // the engines' mean shares within 0.1
-	}{{"modern-bbr-cubic-shallow", true}, {"modern-bbr-cubic-1bdp", true}, {"modern-bbr-cubic-deep", false}} {
+	}{{"modern-bbr-cubic-shallow", true}, {"modern-bbr-cubic-1bdp", true}, {"modern-bbr-cubic-deep", true}} {
 		var fs, ps, fd, pd float64
 		starts := []float64{0.02, 0.04, 0.06, 0.08, 0.10}
 		for _, st := range starts {

@@ -77,6 +77,10 @@ func (s *system) jump(t float64) {
 	}
 	s.gen++
 	s.drv.Jump(y)
+	if s.fifo {
+		s.ensure(t, s.drv.Y())
+		s.recordFIFO(s.drv.Y().RawVector().Data)
+	}
 }
 
 // drainedAtOnce reports a busy queue that holds nothing and receives less than it sends: a
@@ -113,4 +117,7 @@ func (s *system) jumpFlows(t float64, flows []int) {
 	// The network just evaluated is the state's: the guards read it as it is.
 	s.restartOf = append(append(s.restartOf[:0], flows...), s.restart[1:]...)
 	s.drv.Restart(s.restartOf...)
+	if s.fifo {
+		s.recordFIFO(yd) // the network evaluated above is the state's
+	}
 }

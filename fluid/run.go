@@ -29,8 +29,8 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 	dp := ode.NewDormandPrince(ode.Settings{RelTol: s.set.RelTol, AbsTol: s.set.AbsTol})
 	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, nil), T0: 0, Func: s.derivs}
 	settings := ode.DriverSettings{MaxSteps: s.set.MaxSteps}
-	if s.set.SampleS > 0 {
-		settings.OnStep = s.sample
+	if s.set.SampleS > 0 || s.fifo {
+		settings.OnStep = s.stepped
 	}
 	drv, err := ode.NewDriver(dp, ivp, s.events(), settings)
 	if err != nil {

@@ -58,12 +58,36 @@ func (l *link) serve(y []float64) {
 	}
 }
 
-// shareBusy splits a busy link's capacity among its streams by what each holds plus one
-// packet time's arrivals, which is the arrival share while the queue is near empty. There a
-// stream that holds nothing may be served a little faster than it arrives, borrowing from
-// the others (its content goes below zero); settle evens the books when the queue empties.
+// shareBusy splits a busy link's capacity among its streams. A FIFO link (fifo.go) serves
+// each at its share of the bytes at the head of the queue, admitted a queueing delay ago,
+// but no stream faster than what it holds drains in one packet time plus what it admits:
+// the capacity a stream cannot use goes to the others by their shares. A link without a
+// history yet serves by what each holds plus one packet time's arrivals, which is the
+// arrival share while the queue is near empty; there a stream that holds nothing may be
+// served a little faster than it arrives, borrowing from the others (its content goes
+// below zero), and settle evens the books when the queue empties.
 func (l *link) shareBusy(y []float64) {
 	h := l.packetTime(l.refBytes)
+	if l.fifo != nil && h > 0 && l.fifo.shares(l, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0), l.phi) {
+		used, free := 0.0, 0.0
+		for i, st := range l.streams {
+			st.depart = l.capBps * l.phi[i]
+			if most := max(y[st.content], 0)/h + l.admission(st); st.depart > most {
+				st.depart = most
+			} else {
+				free += l.phi[i]
+			}
+			used += st.depart
+		}
+		if free > 0 && used < l.capBps {
+			for i, st := range l.streams {
+				if st.depart < max(y[st.content], 0)/h+l.admission(st) {
+					st.depart += (l.capBps - used) * l.phi[i] / free
+				}
+			}
+		}
+		return
+	}
 	total := 0.0
 	for _, st := range l.streams {
 		total += max(y[st.content], 0) + st.arrive*h

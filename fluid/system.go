@@ -53,6 +53,9 @@ type linkState struct {
 	up     bool
 	delayS float64 // one-way propagation delay, s
 	mode   int     // queueEmpty, queueBusy or queueFull
+	// fifo is the admissions' history of a link that serves several streams first in,
+	// first out (fifo.go); nil otherwise.
+	fifo *fifoHistory
 }
 
 type linkEval struct {
@@ -63,6 +66,7 @@ type linkEval struct {
 	// scratch for the unconstrained queues' order.
 	fair  float64
 	order []int32
+	phi   []float64 // scratch: the streams' shares of a FIFO link's departures
 }
 
 // subflow is one single-path flow, or one subflow of a multi-path flow; the subflows of
@@ -192,6 +196,7 @@ type system struct {
 	links    []link
 	order    []int // links in upstream-to-downstream order
 	fq       bool  // a link has FQ-CoDel's flow queues (fq.go)
+	fifo     bool  // a link serves several streams first in, first out (fifo.go)
 	flows    []subflow
 	cbr      []cbrSource
 	dim      int

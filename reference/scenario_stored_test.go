@@ -15,14 +15,23 @@ import (
 // TcpBbr collapses after a retransmission timeout on the shallow buffer and at 1% loss, where
 // CUBIC then holds the queue; BBR's window, which ns-3 reports as m_cWnd; over 1 BDP
 // ns-3's BBR probes overflow the buffer 35 times in 60 s, the fluid's 19 times, and cut
-// CUBIC 27 times against 18; Jain's index of one deterministic run; the packet engine's
+// CUBIC 27 times against 18, and the fluid's CUBIC window is 21% below ns-3's where the
+// packet engine's is 10% below, one run of a share that turns on the phase of CUBIC's
+// start against BBR's gain cycle; over 10 BDPs the fluid's BBR takes 0.259 of the link
+// where ns-3's takes 0.163 and the packet engine's 0.173 (over five start offsets of
+// CUBIC, 0.224 fluid and 0.146 packet, where with tcpfluid's own constants the engines
+// agree, 0.219 and 0.240); Jain's index of one deterministic run; the packet engine's
 // FQ-CoDel queue). The test fails when a pair leaves tolerance and when one listed here
 // comes back within it, so that the list is always the truth.
 var scenarioGaps = []string{
 	"modern-bufferbloat-fq_codel packet mean_queue_pkts bottleneck",
 	"modern-bufferbloat-fq_codel packet queue_delay_s bottleneck",
 	"modern-bbr-cubic-1bdp fluid loss_events bbr, flow 0",
-	"modern-bbr-cubic-1bdp fluid loss_events cubic@ns3, flow 1",
+	"modern-bbr-cubic-deep fluid goodput_bps bbr, flow 0",
+	"modern-bbr-cubic-deep fluid jain all flows",
+	"modern-bbr-cubic-deep fluid mean_cwnd_pkts bbr, flow 0",
+	"modern-bbr-cubic-1bdp fluid goodput_bps cubic@ns3, flow 1",
+	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts cubic@ns3, flow 1",
 	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-1bdp packet loss_events bbr, flow 0",
 	"modern-bbr-cubic-1bdp packet mean_cwnd_pkts bbr, flow 0",

@@ -1,0 +1,122 @@
+package fluid
+
+import "sort"
+
+// fifoHistory is what a first-in-first-out link needs to serve its streams in the order
+// their bytes came: at points of the run, the cumulative bytes the link had admitted
+// (departed + queued, from the state) and each stream's admission rate. The bytes leaving
+// at t are those admitted when the cumulative admissions equalled the cumulative
+// departures of t, so each stream's share of the departures is its share of the
+// admissions then, a queueing delay ago (a delay equation on the link's own history).
+// Serving by the shares of what the queue holds instead would let a stream's newest bytes
+// leave with its oldest: a flow growing behind a standing queue would hear its growth
+// too early.
+type fifoHistory struct {
+	n     int       // streams
+	head  int       // first entry still needed
+	cum   []float64 // cumulative bytes admitted at each entry, non-decreasing
+	rates []float64 // each stream's admission rate at each entry, bytes/s, stride n
+}
+
+// record appends an entry: admitted bytes so far and the streams' current admission rates.
+// Entries that no departure can need any more (the next one admitted before what has
+// departed) are dropped; the storage is reused.
+func (h *fifoHistory) record(l *link, departed, queued float64) {
+	cum := departed + queued
+	if k := len(h.cum); k > 0 {
+		// A tail drop takes queued bytes back; the entries before it still place what
+		// departs ahead of the dropped bytes.
+		cum = max(cum, h.cum[k-1])
+	}
+	for h.head+1 < len(h.cum) && h.cum[h.head+1] <= departed {
+		h.head++
+	}
+	if h.head > 0 && 2*h.head >= len(h.cum) {
+		kept := copy(h.cum, h.cum[h.head:])
+		copy(h.rates, h.rates[h.head*h.n:])
+		h.cum, h.rates = h.cum[:kept], h.rates[:kept*h.n]
+		h.head = 0
+	}
+	h.cum = append(h.cum, cum)
+	for _, st := range l.streams {
+		h.rates = append(h.rates, l.admission(st))
+	}
+}
+
+// shares writes into phi each stream's share of the bytes that depart when departed bytes
+// have left and queued are waiting; false when the history holds no admissions yet.
+func (h *fifoHistory) shares(l *link, departed, queued float64, phi []float64) bool {
+	last := len(h.cum) - 1
+	if last < h.head {
+		return false
+	}
+	k := h.head + sort.SearchFloat64s(h.cum[h.head:], departed) - 1 // last entry admitted before
+	var lo, hi []float64
+	theta := 0.0
+	switch {
+	case k < h.head:
+		lo, hi = h.row(h.head), h.row(h.head)
+	case k == last:
+		// Admitted after the newest entry: between its rates and the current ones.
+		lo = h.row(last)
+		if now := departed + queued; now > h.cum[last] {
+			theta = (departed - h.cum[last]) / (now - h.cum[last])
+		}
+	default:
+		lo, hi = h.row(k), h.row(k+1)
+		theta = (departed - h.cum[k]) / (h.cum[k+1] - h.cum[k])
+	}
+	total := 0.0
+	for i, st := range l.streams {
+		r := lo[i]
+		if hi != nil {
+			r += theta * (hi[i] - r)
+		} else {
+			r += theta * (l.admission(st) - r)
+		}
+		phi[i] = max(r, 0)
+		total += phi[i]
+	}
+	if !(total > 0) {
+		return false
+	}
+	for i := range phi {
+		phi[i] /= total
+	}
+	return true
+}
+
+func (h *fifoHistory) row(k int) []float64 { return h.rates[k*h.n : (k+1)*h.n] }
+
+// admission is the rate at which stream st's bytes enter link l's queue, bytes/s: what
+// arrives, less its share of what a full queue drops.
+func (l *link) admission(st *stream) float64 {
+	if l.mode == queueFull && l.arrive > l.capBps {
+		return st.arrive * l.capBps / l.arrive
+	}
+	return st.arrive
+}
+
+// stepped follows each accepted step of the solver, which ends at t1: the FIFO links'
+// histories and the trace.
+func (s *system) stepped(t0, t1 float64) {
+	if s.fifo {
+		s.gen++
+		s.ensure(t1, s.drv.Y())
+		s.recordFIFO(s.drv.Y().RawVector().Data)
+	}
+	if s.set.SampleS > 0 {
+		s.sample(t0, t1)
+	}
+}
+
+// recordFIFO adds state y, whose network is evaluated, to the history of every link that
+// serves several streams first in, first out.
+func (s *system) recordFIFO(y []float64) {
+	for li := range s.links {
+		l := &s.links[li]
+		if l.fifo != nil {
+			l.fifo.record(l, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0))
+		}
+	}
+}
