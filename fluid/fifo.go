@@ -1,6 +1,9 @@
 package fluid
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // fifoHistory is what a first-in-first-out link needs to serve its streams in the order
 // their bytes came: at points of the run, the cumulative bytes the link had admitted
@@ -16,19 +19,32 @@ type fifoHistory struct {
 	head  int       // first entry still needed
 	cum   []float64 // cumulative bytes admitted at each entry, non-decreasing
 	rates []float64 // each stream's admission rate at each entry, bytes/s, stride n
+	// The admission rates jump at a jump of the state (a window cut, a flow's start), so
+	// the departure shares jump a queueing delay later, when the departures reach that
+	// entry. Each such break is a step boundary of the solver (fifobreaks.go): breaks are
+	// the cumulative admissions of those yet to be reached, ascending, and breakAt when the
+	// first will be; passed is the last one reached, from which the look-up reads the rates
+	// after the jump.
+	breaks  []float64
+	breakAt float64
+	passed  float64
 }
 
 // record appends an entry: admitted bytes so far and the streams' current admission rates.
 // Entries that no departure can need any more (the next one admitted before what has
-// departed) are dropped; the storage is reused.
-func (h *fifoHistory) record(l *link, departed, queued float64) {
+// departed) are dropped; the storage is reused. It reports whether the rates differ from
+// the newest entry's, where both are at the same admissions (a jump).
+func (h *fifoHistory) record(l *link, departed, queued float64) bool {
 	cum := departed + queued
 	if k := len(h.cum); k > 0 {
 		// A tail drop takes queued bytes back; the entries before it still place what
 		// departs ahead of the dropped bytes.
 		cum = max(cum, h.cum[k-1])
 	}
-	for h.head+1 < len(h.cum) && h.cum[h.head+1] <= departed {
+	if len(h.breaks) > 0 {
+		departed = min(departed, h.breaks[0]) // the look-up holds there until the break is reached
+	}
+	for h.head+1 < len(h.cum) && h.cum[h.head+1] < departed {
 		h.head++
 	}
 	if h.head > 0 && 2*h.head >= len(h.cum) {
@@ -37,10 +53,19 @@ func (h *fifoHistory) record(l *link, departed, queued float64) {
 		h.cum, h.rates = h.cum[:kept], h.rates[:kept*h.n]
 		h.head = 0
 	}
+	jumped := false
+	if k := len(h.cum) - 1; k >= h.head && cum == h.cum[k] {
+		for i, st := range l.streams {
+			if r, a := h.rates[k*h.n+i], l.admission(st); math.Abs(a-r) > 1e-9*max(math.Abs(r), math.Abs(a)) {
+				jumped = true
+			}
+		}
+	}
 	h.cum = append(h.cum, cum)
 	for _, st := range l.streams {
 		h.rates = append(h.rates, l.admission(st))
 	}
+	return jumped
 }
 
 // shares writes into phi each stream's share of the bytes that depart when departed bytes
@@ -50,7 +75,19 @@ func (h *fifoHistory) shares(l *link, departed, queued float64, phi []float64) b
 	if last < h.head {
 		return false
 	}
-	k := h.head + sort.SearchFloat64s(h.cum[h.head:], departed) - 1 // last entry admitted before
+	now := departed + queued
+	// Between two breaks the look-up is continuous: from the left up to the next (held
+	// there until the solver stops at it), from the right at the last one passed.
+	live := h.cum[h.head:]
+	k := h.head + sort.SearchFloat64s(live, departed) - 1 // the last entry before
+	switch {
+	case len(h.breaks) > 0 && departed >= h.breaks[0]:
+		departed = h.breaks[0]
+		k = h.head + sort.SearchFloat64s(live, departed) - 1
+	case departed <= h.passed:
+		departed = h.passed
+		k = h.head + sort.SearchFloat64s(live, math.Nextafter(departed, math.Inf(1))) - 1 // the last at or before
+	}
 	var lo, hi []float64
 	theta := 0.0
 	switch {
@@ -59,7 +96,7 @@ func (h *fifoHistory) shares(l *link, departed, queued float64, phi []float64) b
 	case k == last:
 		// Admitted after the newest entry: between its rates and the current ones.
 		lo = h.row(last)
-		if now := departed + queued; now > h.cum[last] {
+		if now > h.cum[last] {
 			theta = (departed - h.cum[last]) / (now - h.cum[last])
 		}
 	default:
@@ -103,7 +140,7 @@ func (s *system) stepped(t0, t1 float64) {
 	if s.fifo {
 		s.gen++
 		s.ensure(t1, s.drv.Y())
-		s.recordFIFO(s.drv.Y().RawVector().Data)
+		s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
 	}
 	if s.set.SampleS > 0 {
 		s.sample(t0, t1)
@@ -111,12 +148,20 @@ func (s *system) stepped(t0, t1 float64) {
 }
 
 // recordFIFO adds state y, whose network is evaluated, to the history of every link that
-// serves several streams first in, first out.
-func (s *system) recordFIFO(y []float64) {
+// serves several streams first in, first out; after a jump (at time t) a link whose
+// admission rates jumped behind a queue gets a break there.
+func (s *system) recordFIFO(t float64, y []float64, jump bool) {
 	for li := range s.links {
 		l := &s.links[li]
-		if l.fifo != nil {
-			l.fifo.record(l, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0))
+		if l.fifo == nil {
+			continue
 		}
+		q := max(y[l.off+lvQueue], 0)
+		if l.fifo.record(l, y[l.off+lvDeparted], q) && jump && l.mode != queueEmpty && q > 0 {
+			l.fifo.addBreak(l, t, y[l.off+lvDeparted]+q, y[l.off+lvDeparted])
+		}
+	}
+	if jump {
+		s.repredictBreaks(t, y)
 	}
 }

@@ -93,3 +93,35 @@ func TestFIFOHistoryForgets(t *testing.T) {
 		t.Errorf("%v allocations an entry, want 0", allocs)
 	}
 }
+
+// A jump of the admission rates behind a queue is a break of the departure shares a
+// queueing delay later: the look-up holds the shares before it until the run passes the
+// break, then reads those after it, so the solver can stop there instead of stepping
+// across a jump of its right-hand side.
+func TestFIFOBreakHoldsUntilPassed(t *testing.T) {
+	l := fifoLink(1, 1)
+	l.up = true
+	l.fifo.record(l, 0, 0)
+	l.fifo.record(l, 50, 50) // 100 bytes admitted at 1:1
+	l.streams[1].arrive = 3
+	if !l.fifo.record(l, 50, 50) { // the jump, at the same admissions
+		t.Fatal("a jump of the rates at the same admissions is not reported")
+	}
+	l.fifo.addBreak(l, 1, 100, 50)
+	if got := l.fifo.breakAt; math.Abs(got-1.05) > 1e-12 {
+		t.Errorf("break due at %v s, want 1.05 (50 bytes queued at 1000 bytes/s)", got)
+	}
+	share := func(departed float64) float64 {
+		if !l.fifo.shares(l, departed, 10, l.phi) {
+			t.Fatalf("departed %v: no shares", departed)
+		}
+		return l.phi[1]
+	}
+	if got := share(100.5); got != 0.5 {
+		t.Errorf("past the break before the run reaches it: share %v, want 0.5 (held)", got)
+	}
+	l.fifo.breaks, l.fifo.passed = l.fifo.breaks[:0], 100 // passBreaks at the break
+	if got := share(100 - 1e-9); got != 0.75 {
+		t.Errorf("at the break once passed: share %v, want 0.75 (the rates after the jump)", got)
+	}
+}

@@ -79,7 +79,7 @@ func (s *system) jump(t float64) {
 	s.drv.Jump(y)
 	if s.fifo {
 		s.ensure(t, s.drv.Y())
-		s.recordFIFO(s.drv.Y().RawVector().Data)
+		s.recordFIFO(t, s.drv.Y().RawVector().Data, true)
 	}
 }
 
@@ -118,6 +118,6 @@ func (s *system) jumpFlows(t float64, flows []int) {
 	s.restartOf = append(append(s.restartOf[:0], flows...), s.restart[1:]...)
 	s.drv.Restart(s.restartOf...)
 	if s.fifo {
-		s.recordFIFO(yd) // the network evaluated above is the state's
+		s.recordFIFO(t, yd, true) // the network evaluated above is the state's
 	}
 }

@@ -51,11 +51,15 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		if s.x != nil && s.x.due(s, t) {
 			structural = true // marking and AQM timers (ext.go)
 		}
+		broke := s.fifo && s.passBreaks(t)
 		switch {
 		case structural:
 			s.jump(t)
 		case reacted:
 			s.jumpFlows(t, s.touched)
+		case broke:
+			s.gen++
+			s.drv.Restart() // from the shares after the break (fifobreaks.go)
 		}
 		if t >= s.end {
 			break
@@ -70,6 +74,11 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		if s.x != nil {
 			if r := s.x.next(); r < next {
 				next = max(r, t)
+			}
+		}
+		if s.fifo {
+			if b := s.nextBreak(); b < next {
+				next = max(b, t)
 			}
 		}
 		if exact {
