@@ -6,7 +6,10 @@
 // have three modes (empty, busy, full) switched at located events (queues.go); losses are
 // located events too (losses.go): periodic and random loss as integrated intensities
 // crossing thresholds, drop-tail overflow with the synchronized or proportional rule and a
-// reaction one RTT later, RED as an intensity from the averaged queue. Link failures,
+// reaction one RTT later, RED as an intensity from the averaged queue. A queue serves its
+// sources first in, first out: each at its share of what the link admitted a queueing
+// delay before (fifo.go), the solver stopping where those shares jump (fifobreaks.go).
+// Link failures,
 // delay changes and the retransmission timers they cause are in outages.go.
 //
 // The engine uses only the algorithm contract of package model: FluidLaw, and the optional
