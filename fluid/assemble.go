@@ -208,6 +208,7 @@ func (s *system) addStreams(lay *layout) {
 		case len(l.streams) > 1:
 			l.fifo = &fifoHistory{n: len(l.streams)}
 			l.phi = make([]float64, len(l.streams))
+			l.open = make([]bool, len(l.streams))
 			s.fifo = true
 		}
 	}

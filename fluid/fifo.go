@@ -125,6 +125,48 @@ func (h *fifoHistory) shares(l *link, departed, queued float64, phi []float64) b
 
 func (h *fifoHistory) row(k int) []float64 { return h.rates[k*h.n : (k+1)*h.n] }
 
+// serveFIFO splits busy link l's capacity by the streams' shares of the head of the queue
+// (l.phi), none faster than what it holds drains in one packet time h plus what it admits
+// (a stream that borrowed, holding less than nothing, repays at that pace): what a stream
+// cannot take goes to the others by their shares, round after round, and only when every
+// stream is at its limit (the queue as good as empty) is the rest lent by the shares, as
+// the content rule lends near the empty queue (settle).
+func (l *link) serveFIFO(y []float64, h float64) {
+	for i, st := range l.streams {
+		st.depart = 0
+		l.open[i] = l.phi[i] > 0
+	}
+	left := l.capBps
+	for range l.streams {
+		free := 0.0
+		for i := range l.streams {
+			if l.open[i] {
+				free += l.phi[i]
+			}
+		}
+		if !(free > 0) || left <= 1e-12*l.capBps {
+			break
+		}
+		give := left
+		for i, st := range l.streams {
+			if !l.open[i] {
+				continue
+			}
+			add := give * l.phi[i] / free
+			if room := max(y[st.content]/h+l.admission(st), 0) - st.depart; add >= room {
+				add, l.open[i] = max(room, 0), false
+			}
+			st.depart += add
+			left -= add
+		}
+	}
+	if left > 1e-12*l.capBps {
+		for i, st := range l.streams {
+			st.depart += left * l.phi[i]
+		}
+	}
+}
+
 // admission is the rate at which stream st's bytes enter link l's queue, bytes/s: what
 // arrives, less its share of what a full queue drops.
 func (l *link) admission(st *stream) float64 {

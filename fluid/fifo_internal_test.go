@@ -14,6 +14,7 @@ func fifoLink(a, b float64) *link {
 	l.arrive = a + b
 	l.fifo = &fifoHistory{n: 2}
 	l.phi = make([]float64, 2)
+	l.open = make([]bool, 2)
 	return l
 }
 

@@ -31,9 +31,8 @@ func (st *stream) arrival() float64 {
 }
 
 // serve computes link l's departures and its streams' shares of them from the arrivals and
-// the contents y. An empty queue passes what arrives (up to its capacity); a busy or full
-// one sends at capacity, each stream its share of the bytes queued plus one packet time's
-// arrivals, which is the arrival share while the queue is near empty.
+// the contents y. An empty queue passes what arrives; a busy or full one sends at
+// capacity, each stream its share (shareBusy).
 func (l *link) serve(y []float64) {
 	switch {
 	case !l.up:
@@ -42,13 +41,12 @@ func (l *link) serve(y []float64) {
 			st.depart = 0
 		}
 	case l.mode == queueEmpty:
-		l.depart = min(l.arrive, l.capBps)
-		scale := 0.0
-		if l.arrive > 0 {
-			scale = l.depart / l.arrive
-		}
+		// What arrives passes, even past the capacity in a solver's trial state beyond the
+		// crossing its guard then locates: a byte held back would be in no queue, and the
+		// stages' weighted sum, some of them negative, would count it delivered.
+		l.depart = l.arrive
 		for _, st := range l.streams {
-			st.depart = st.arrive * scale
+			st.depart = st.arrive
 		}
 	case l.fq:
 		l.shareFair(y)
@@ -69,23 +67,7 @@ func (l *link) serve(y []float64) {
 func (l *link) shareBusy(y []float64) {
 	h := l.packetTime(l.refBytes)
 	if l.fifo != nil && h > 0 && l.fifo.shares(l, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0), l.phi) {
-		used, free := 0.0, 0.0
-		for i, st := range l.streams {
-			st.depart = l.capBps * l.phi[i]
-			if most := max(y[st.content], 0)/h + l.admission(st); st.depart > most {
-				st.depart = most
-			} else {
-				free += l.phi[i]
-			}
-			used += st.depart
-		}
-		if free > 0 && used < l.capBps {
-			for i, st := range l.streams {
-				if st.depart < max(y[st.content], 0)/h+l.admission(st) {
-					st.depart += (l.capBps - used) * l.phi[i] / free
-				}
-			}
-		}
+		l.serveFIFO(y, h)
 		return
 	}
 	total := 0.0
@@ -151,6 +133,9 @@ func (l *link) setContents(y []float64, q float64) {
 		total += max(y[st.content], 0)
 	}
 	for _, st := range l.streams {
+		if c := y[st.content]; c < 0 && st.cnt >= 0 && q > 0 {
+			y[st.cnt+cntDelivered] += c / st.wire // what it borrowed near the empty queue, repaid (settle)
+		}
 		switch {
 		case q == 0:
 			y[st.content] = 0

@@ -67,6 +67,7 @@ type linkEval struct {
 	fair  float64
 	order []int32
 	phi   []float64 // scratch: the streams' shares of a FIFO link's departures
+	open  []bool    // scratch: the FIFO link's streams that can take more (serveFIFO)
 }
 
 // subflow is one single-path flow, or one subflow of a multi-path flow; the subflows of
