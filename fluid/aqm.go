@@ -213,8 +213,8 @@ func (l *linkExt) fire(s *system, x *extension, li int, t float64, y []float64) 
 }
 
 // codelDrop drops (or marks) one packet of CoDel queue j at link li at time t: of the flow
-// queue's source at an FQ-CoDel link, else of a flow chosen by its share of the link's
-// departures: CoDel drops at the head, as the packet leaves.
+// queue's source at an FQ-CoDel link, else of a stream with a packet waiting, chosen by
+// its share of the link's departures: CoDel drops at the head, as the packet leaves.
 func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 	L := &s.links[li]
 	hit := func(f *subflow) {
@@ -232,20 +232,34 @@ func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 		}
 		return
 	}
-	if !(L.depart > 0) {
+	// The head packet is of a stream with a packet waiting, at its share of the departures
+	// (of every stream's when none holds a whole packet).
+	waiting := func(st *stream) bool { return y[st.content] >= max(st.wire, L.refBytes*1e-9) }
+	total, any := 0.0, false
+	for _, st := range L.streams {
+		if waiting(st) {
+			total += st.depart
+			any = true
+		}
+	}
+	if !any {
+		total = L.depart
+	}
+	if !(total > 0) {
 		return
 	}
-	r := x.rng.Float64() * L.depart
-	for fi := range s.flows {
-		f := &s.flows[fi]
-		for k, fl := range f.links {
-			if fl != li {
-				continue
+	r := x.rng.Float64() * total
+	for _, st := range L.streams {
+		if any && !waiting(st) {
+			continue
+		}
+		if r -= st.depart; r < 0 {
+			if st.flow >= 0 {
+				hit(&s.flows[st.flow])
+			} else {
+				y[L.off+lvDropped] += L.refBytes // a CBR packet
 			}
-			if r -= f.streams[k].depart; r < 0 {
-				hit(f)
-				return
-			}
+			return
 		}
 	}
 	y[L.off+lvDropped] += L.refBytes // a CBR packet

@@ -15,14 +15,20 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 	for li := range s.links {
 		l := &s.links[li]
 		o := l.off
-		if l.mode == queueBusy {
+		if l.up && l.mode != queueFull {
+			// An empty queue's arrivals pass (serve); in a trial state past the capacity,
+			// whose crossing the solver then locates, the excess queues as in the busy
+			// queue that follows, rather than vanishing from the step's weighted sum of its
+			// stages (some weights negative) and a flow delivering more than it sent.
 			dy[o+lvQueue] = l.arrive - l.depart
 		}
 		for _, st := range l.streams {
 			dy[st.content] = l.contentRate(st, yd)
 		}
 		dy[o+lvDeparted] = l.depart
-		dy[o+lvQueueTime] = max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
+		if l.mode != queueEmpty {
+			dy[o+lvQueueTime] = max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
+		}
 		if l.mode == queueFull {
 			dy[o+lvDropped] = max(l.arrive-l.capBps, 0)
 		}

@@ -125,6 +125,11 @@ func (h *fifoHistory) shares(l *link, departed, queued float64, phi []float64) b
 
 func (h *fifoHistory) row(k int) []float64 { return h.rates[k*h.n : (k+1)*h.n] }
 
+// forget empties the history and its breaks: the link's queue was lost.
+func (h *fifoHistory) forget() {
+	h.cum, h.rates, h.breaks, h.head = h.cum[:0], h.rates[:0], h.breaks[:0], 0
+}
+
 // serveFIFO splits busy link l's capacity by the streams' shares of the head of the queue
 // (l.phi), none faster than what it holds drains in one packet time h plus what it admits
 // (a stream that borrowed, holding less than nothing, repays at that pace): what a stream

@@ -102,13 +102,15 @@ func (s *system) result() *model.Result {
 	for li := range s.links {
 		l := &s.links[li]
 		lr := model.LinkResult{Link: l.name}
+		// As the flows' counters: rates never negative, integrals a rounding error below
+		// zero at worst.
 		if T > 0 {
-			lr.MeanQueuePkts = y[l.off+lvQueueTime] / T / (l.refBytes * l.copies)
+			lr.MeanQueuePkts = max(y[l.off+lvQueueTime], 0) / T / (l.refBytes * l.copies)
 			if cap := s.sc.Links[li].CapacityBps / 8; cap > 0 {
 				lr.Utilisation = y[l.off+lvDeparted] / (cap * T)
 			}
 		}
-		lr.DroppedPkts = y[l.off+lvDropped] / (l.refBytes * l.copies)
+		lr.DroppedPkts = max(y[l.off+lvDropped], 0) / (l.refBytes * l.copies)
 		res.Links = append(res.Links, lr)
 	}
 	return res

@@ -31,8 +31,10 @@ func (st *stream) arrival() float64 {
 }
 
 // serve computes link l's departures and its streams' shares of them from the arrivals and
-// the contents y. An empty queue passes what arrives; a busy or full one sends at
-// capacity, each stream its share (shareBusy).
+// the contents y. An empty queue passes what arrives, up to its capacity (past it only in
+// a solver's trial state beyond the crossing its guard locates, where the excess queues as
+// in the busy queue that follows); a busy or full one sends at capacity, each stream its
+// share (shareBusy).
 func (l *link) serve(y []float64) {
 	switch {
 	case !l.up:
@@ -41,12 +43,13 @@ func (l *link) serve(y []float64) {
 			st.depart = 0
 		}
 	case l.mode == queueEmpty:
-		// What arrives passes, even past the capacity in a solver's trial state beyond the
-		// crossing its guard then locates: a byte held back would be in no queue, and the
-		// stages' weighted sum, some of them negative, would count it delivered.
-		l.depart = l.arrive
+		l.depart = min(l.arrive, l.capBps)
+		scale := 0.0
+		if l.arrive > 0 {
+			scale = l.depart / l.arrive
+		}
 		for _, st := range l.streams {
-			st.depart = st.arrive
+			st.depart = st.arrive * scale
 		}
 	case l.fq:
 		l.shareFair(y)
@@ -102,12 +105,20 @@ func (l *link) drop(st *stream, b float64, y []float64) {
 }
 
 // lose counts what each subflow stream holds as its subflow's drops: a failed link's
-// queue.
+// queue (what a stream borrowed near the empty queue it repays, as settle does). The
+// link's FIFO history goes with it: none of those bytes will leave.
 func (l *link) lose(y []float64) {
 	for _, st := range l.streams {
-		if st.cnt >= 0 {
-			y[st.cnt+cntDropped] += max(y[st.content], 0) / st.wire
+		switch c := y[st.content]; {
+		case st.cnt < 0:
+		case c >= 0:
+			y[st.cnt+cntDropped] += c / st.wire
+		default:
+			y[st.cnt+cntDelivered] += c / st.wire
 		}
+	}
+	if l.fifo != nil {
+		l.fifo.forget()
 	}
 }
 
@@ -116,7 +127,7 @@ func (l *link) lose(y []float64) {
 // an FQ link is never full: it drops in batches, fqOverflow).
 func (l *link) contentRate(st *stream, y []float64) float64 {
 	switch {
-	case !l.up || l.mode == queueEmpty:
+	case !l.up:
 		return 0
 	case l.mode == queueFull && l.arrive > l.capBps:
 		return st.arrive*l.capBps/l.arrive - st.depart

@@ -15,11 +15,54 @@ import (
 var bbrVsCubic = filepath.Join(setDir, NS3, "fairness-friendliness-bbr-vs-cubic1.json")
 
 // bbrShareGaps are the flows of TestBBRAgainstCUBICStoredNS3 whose fluid share is not
-// within 0.1 of ns-3's median today. Over seeds 1–5 (ns-3's 240 µs send jitter, SACK,
-// 50-byte headers) tcpfluid's packet engine gives BBR 0.699 ± 0.018 of the bottleneck and
-// the fluid 0.670 ± 0.009: both about 0.1 more than ns-3 3.37's TcpBbr takes from TcpCubic
-// (docs/simulators.md), while they agree with each other within 0.03.
+// within 0.1 of ns-3's median today. Over seeds 1–5 (SACK, 50-byte headers) tcpfluid's
+// packet engine gives BBR 0.699 ± 0.018 of the bottleneck and the fluid 0.670 ± 0.009:
+// both about 0.1 more than ns-3 3.37's TcpBbr takes from TcpCubic over 100–193 s, while
+// they agree with each other within 0.03. ns-3's BBR times out in its Startup at 4.4 s
+// and stays in loss recovery to 35 s with its window at 16–34 packets (TcpBbr keeps the
+// window it saved only in fast recovery, and restores none when a timeout's recovery
+// ends), so that its bandwidth estimate falls to 0.1 Mb/s; at 100–193 s it is still
+// climbing back (docs/simulators.md). Over 200–400 s (bbrVsCubic400) the shares agree.
 var bbrShareGaps = []string{"BBR"}
+
+// bbrVsCubic400 is the same experiment over 400 s, measured from 200 s.
+var bbrVsCubic400 = filepath.Join(setDir, NS3, "fairness-friendliness-bbr-vs-cubic1-400s.json")
+
+// Over 200–400 s, after ns-3's BBR has left the aftermath of its Startup's timeout, the
+// fluid BBR's share lies within the span of ns-3's seeds (0.435 in seed 2, which times out
+// three times there, to 0.741 in seed 1), widened by 0.02 for the fluid's own spread over
+// the seeds, and so does CUBIC's.
+func TestBBRAgainstCUBICStoredNS3Late(t *testing.T) {
+	files, err := LoadSet(filepath.Dir(bbrVsCubic400))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row *Row
+	for _, f := range files {
+		if f.Path == bbrVsCubic400 && len(f.Report.Rows) == 1 {
+			row = &f.Report.Rows[0]
+		}
+	}
+	if row == nil || len(row.NS3) < 2 {
+		t.Fatalf("%s: no ns-3 runs over seeds", bbrVsCubic400)
+	}
+	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: 400}
+	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, fluid.FormHybrid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, []uint64{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"BBR", "CUBIC"} {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, m := range row.NS3 {
+			v := m.Fairness.Shares[i].Fraction
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		t.Logf("%s: fluid share %.3f, ns-3's seeds %.3f to %.3f", name, fl.Shares[i], lo, hi)
+		if fl.Shares[i] < lo-0.02 || fl.Shares[i] > hi+0.02 {
+			t.Errorf("%s: fluid share %.3f outside ns-3's %.3f to %.3f over 200–400 s", name, fl.Shares[i], lo, hi)
+		}
+	}
+}
 
 // BBR v1 against one CUBIC flow on seed 000's dumbbell with its 1-BDP buffer: tcpfluid's
 // fluid, with ns-3's constants (cubic@ns3: β 0.7, no TCP-friendly region, as TcpCubic),
