@@ -33,24 +33,7 @@ var bbrVsCubic400 = filepath.Join(setDir, NS3, "fairness-friendliness-bbr-vs-cub
 // three times there, to 0.741 in seed 1), widened by 0.02 for the fluid's own spread over
 // the seeds, and so does CUBIC's.
 func TestBBRAgainstCUBICStoredNS3Late(t *testing.T) {
-	files, err := LoadSet(filepath.Dir(bbrVsCubic400))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var row *Row
-	for _, f := range files {
-		if f.Path == bbrVsCubic400 && len(f.Report.Rows) == 1 {
-			row = &f.Report.Rows[0]
-		}
-	}
-	if row == nil || len(row.NS3) < 2 {
-		t.Fatalf("%s: no ns-3 runs over seeds", bbrVsCubic400)
-	}
-	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: 400}
-	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, fluid.FormHybrid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, []uint64{1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	row, fl := bbrAgainstStored(t, bbrVsCubic400, 2, 400, []uint64{1, 2})
 	for i, name := range []string{"BBR", "CUBIC"} {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, m := range row.NS3 {
@@ -72,24 +55,7 @@ func TestBBRAgainstCUBICStoredNS3Late(t *testing.T) {
 // times out 61 times and keeps under a tenth of the link, which no other seed (0.54–0.66)
 // and no BBR description does.
 func TestBBRAgainstCUBICStoredNS3(t *testing.T) {
-	files, err := LoadSet(filepath.Dir(bbrVsCubic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var row *Row
-	for _, f := range files {
-		if f.Path == bbrVsCubic && len(f.Report.Rows) == 1 {
-			row = &f.Report.Rows[0]
-		}
-	}
-	if row == nil || len(row.NS3) < 5 {
-		t.Fatalf("%s: no ns-3 runs over seeds", bbrVsCubic)
-	}
-	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: 200}
-	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, fluid.FormHybrid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, []uint64{1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	row, fl := bbrAgainstStored(t, bbrVsCubic, 5, 200, []uint64{1})
 	for i, name := range []string{"BBR", "CUBIC"} {
 		var seeds []float64
 		for _, m := range row.NS3 {
@@ -109,4 +75,30 @@ func TestBBRAgainstCUBICStoredNS3(t *testing.T) {
 			t.Errorf("%s: fluid share %.3f within 0.1 of ns-3's median %.3f: take it off bbrShareGaps and the docs", name, fl.Shares[i], median)
 		}
 	}
+}
+
+// bbrAgainstStored reads the stored ns-3 run of BBR against one CUBIC flow at path (at
+// least seeds ns-3 seeds) and runs tcpfluid's fluid on the same experiment of durationS
+// seconds with ns-3's constants over the seeds given.
+func bbrAgainstStored(t *testing.T, path string, seeds int, durationS float64, ours []uint64) (*Row, *EngineStats) {
+	t.Helper()
+	files, err := LoadSet(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row *Row
+	for _, f := range files {
+		if f.Path == path && len(f.Report.Rows) == 1 {
+			row = &f.Report.Rows[0]
+		}
+	}
+	if row == nil || len(row.NS3) < seeds {
+		t.Fatalf("%s: no ns-3 runs over seeds", path)
+	}
+	spec := FairnessSpec{Mode: response.ModeFriendliness, Algorithm: "bbr", Against: "cubic", AgainstFlows: 1, DurationS: durationS}
+	fl, err := TcpfluidFairness(t.Context(), response.EngineFluid, fluid.FormHybrid, spec, TcpfluidAlgorithm(SetNS3, "bbr"), TcpfluidAlgorithm(SetNS3, "cubic"), nil, ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return row, fl
 }
