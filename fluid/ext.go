@@ -239,7 +239,9 @@ func (x *extension) flowEvent(s *system, fi int, t float64, y []float64) {
 // PIE link) at time t and schedules the sender's reaction one RTT later, as a drop-tail
 // overflow's. The packet comes off the flow's queue at the link, as CoDel's drop at the
 // head lets the next packet go in its place, or, while that holds less than a packet, off
-// what the flow has delivered (the packet in service); a flow with neither has none to lose.
+// what the flow has delivered (the packet in service); a flow with neither has none to
+// lose, nor has one with less than a packet at a link it shares first in, first out,
+// whose head is other flows' packets.
 func (x *extension) dropped(s *system, f *subflow, li int, t float64, y []float64) {
 	c := f.cnt
 	if li < 0 {
@@ -253,6 +255,8 @@ func (x *extension) dropped(s *system, f *subflow, li int, t float64, y []float6
 	switch k := slices.Index(f.links, li); {
 	case k >= 0 && s.links[li].mode == queueBusy && y[f.streams[k].content] >= f.wire:
 		s.links[li].drop(&f.streams[k], f.wire, y)
+	case k >= 0 && s.links[li].fifo != nil:
+		return // at a FIFO link a flow that holds less than a packet has none to lose there
 	case y[c+cntDelivered] >= 1:
 		y[c+cntDelivered]--
 		if li >= 0 {
