@@ -235,14 +235,14 @@ func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 	// The head packet is of a stream with a packet waiting, at its share of the departures
 	// (of every stream's when none holds a whole packet).
 	waiting := func(st *stream) bool { return y[st.content] >= max(st.wire, L.refBytes*1e-9) }
-	total, any := 0.0, false
+	total, some := 0.0, false
 	for _, st := range L.streams {
 		if waiting(st) {
 			total += st.depart
-			any = true
+			some = true
 		}
 	}
-	if !any {
+	if !some {
 		total = L.depart
 	}
 	if !(total > 0) {
@@ -250,7 +250,7 @@ func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 	}
 	r := x.rng.Float64() * total
 	for _, st := range L.streams {
-		if any && !waiting(st) {
+		if some && !waiting(st) {
 			continue
 		}
 		if r -= st.depart; r < 0 {

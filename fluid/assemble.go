@@ -209,7 +209,7 @@ func (s *system) addStreams(lay *layout) {
 			l.fifo = &fifoHistory{n: len(l.streams)}
 			l.phi = make([]float64, len(l.streams))
 			l.open = make([]bool, len(l.streams))
-			s.fifo = true
+			s.fifo = append(s.fifo, li)
 		}
 	}
 }

@@ -184,7 +184,7 @@ func (l *link) admission(st *stream) float64 {
 // stepped follows each accepted step of the solver, which ends at t1: the FIFO links'
 // histories and the trace.
 func (s *system) stepped(t0, t1 float64) {
-	if s.fifo {
+	if len(s.fifo) > 0 {
 		s.gen++
 		s.ensure(t1, s.drv.Y())
 		s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
@@ -198,11 +198,8 @@ func (s *system) stepped(t0, t1 float64) {
 // serves several streams first in, first out; after a jump (at time t) a link whose
 // admission rates jumped behind a queue gets a break there.
 func (s *system) recordFIFO(t float64, y []float64, jump bool) {
-	for li := range s.links {
+	for _, li := range s.fifo {
 		l := &s.links[li]
-		if l.fifo == nil {
-			continue
-		}
 		q := max(y[l.off+lvQueue], 0)
 		if l.fifo.record(l, y[l.off+lvDeparted], q) && jump && l.mode != queueEmpty && q > 0 {
 			l.fifo.addBreak(l, t, y[l.off+lvDeparted]+q, y[l.off+lvDeparted])

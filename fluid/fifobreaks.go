@@ -29,8 +29,8 @@ func (l *link) reachedAt(t, cum, departed float64) float64 {
 // nextBreak is the time of the first break of any FIFO link, +Inf when none is pending.
 func (s *system) nextBreak() float64 {
 	next := math.Inf(1)
-	for li := range s.links {
-		if h := s.links[li].fifo; h != nil && len(h.breaks) > 0 {
+	for _, li := range s.fifo {
+		if h := s.links[li].fifo; len(h.breaks) > 0 {
 			next = min(next, h.breakAt)
 		}
 	}
@@ -43,13 +43,13 @@ func (s *system) nextBreak() float64 {
 // must then restart from the rates after it.
 func (s *system) passBreaks(t float64) bool {
 	passed := false
-	y := s.drv.Y().RawVector().Data
-	for li := range s.links {
+	for _, li := range s.fifo {
 		l := &s.links[li]
 		h := l.fifo
-		if h == nil || len(h.breaks) == 0 {
+		if len(h.breaks) == 0 {
 			continue
 		}
+		y := s.drv.Y().RawVector().Data
 		departed := y[l.off+lvDeparted]
 		if l.mode == queueEmpty {
 			departed = math.Inf(1)
@@ -73,9 +73,9 @@ func (s *system) passBreaks(t float64) bool {
 // repredictBreaks sets when each FIFO link's first pending break will be reached from the
 // state at time t: after a jump that may have changed a link's capacity or brought it back.
 func (s *system) repredictBreaks(t float64, y []float64) {
-	for li := range s.links {
+	for _, li := range s.fifo {
 		l := &s.links[li]
-		if h := l.fifo; h != nil && len(h.breaks) > 0 {
+		if h := l.fifo; len(h.breaks) > 0 {
 			h.breakAt = l.reachedAt(t, h.breaks[0], y[l.off+lvDeparted])
 		}
 	}

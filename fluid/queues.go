@@ -77,7 +77,7 @@ func (s *system) jump(t float64) {
 	}
 	s.gen++
 	s.drv.Jump(y)
-	if s.fifo {
+	if len(s.fifo) > 0 {
 		s.ensure(t, s.drv.Y())
 		s.recordFIFO(t, s.drv.Y().RawVector().Data, true)
 	}
@@ -117,7 +117,7 @@ func (s *system) jumpFlows(t float64, flows []int) {
 	// The network just evaluated is the state's: the guards read it as it is.
 	s.restartOf = append(append(s.restartOf[:0], flows...), s.restart[1:]...)
 	s.drv.Restart(s.restartOf...)
-	if s.fifo {
+	if len(s.fifo) > 0 {
 		s.recordFIFO(t, yd, true) // the network evaluated above is the state's
 	}
 }

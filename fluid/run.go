@@ -29,7 +29,7 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 	dp := ode.NewDormandPrince(ode.Settings{RelTol: s.set.RelTol, AbsTol: s.set.AbsTol})
 	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, nil), T0: 0, Func: s.derivs}
 	settings := ode.DriverSettings{MaxSteps: s.set.MaxSteps}
-	if s.set.SampleS > 0 || s.fifo {
+	if s.set.SampleS > 0 || len(s.fifo) > 0 {
 		settings.OnStep = s.stepped
 	}
 	drv, err := ode.NewDriver(dp, ivp, s.events(), settings)
@@ -51,7 +51,7 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		if s.x != nil && s.x.due(s, t) {
 			structural = true // marking and AQM timers (ext.go)
 		}
-		broke := s.fifo && s.passBreaks(t)
+		broke := s.passBreaks(t)
 		switch {
 		case structural:
 			s.jump(t)
@@ -76,10 +76,8 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 				next = max(r, t)
 			}
 		}
-		if s.fifo {
-			if b := s.nextBreak(); b < next {
-				next = max(b, t)
-			}
+		if b := s.nextBreak(); b < next {
+			next = max(b, t)
 		}
 		if exact {
 			if err := ctx.Err(); err != nil {

@@ -122,17 +122,14 @@ func (l *link) lose(y []float64) {
 	}
 }
 
-// contentRate is d(content)/dt of a stream of link l: arrivals, less what departs and, at
-// a full queue, less the stream's share of the dropped excess (in proportion to arrivals;
-// an FQ link is never full: it drops in batches, fqOverflow).
+// contentRate is d(content)/dt of a stream of link l: what it admits (arrivals, less at a
+// full queue its share of the dropped excess, in proportion to arrivals; an FQ link is
+// never full: it drops in batches, fqOverflow), less what departs.
 func (l *link) contentRate(st *stream, y []float64) float64 {
-	switch {
-	case !l.up:
+	if !l.up {
 		return 0
-	case l.mode == queueFull && l.arrive > l.capBps:
-		return st.arrive*l.capBps/l.arrive - st.depart
 	}
-	return st.arrive - st.depart
+	return l.admission(st) - st.depart
 }
 
 // setContents makes link l's streams hold q bytes in all, in proportion to what they hold

@@ -197,7 +197,7 @@ type system struct {
 	links    []link
 	order    []int // links in upstream-to-downstream order
 	fq       bool  // a link has FQ-CoDel's flow queues (fq.go)
-	fifo     bool  // a link serves several streams first in, first out (fifo.go)
+	fifo     []int // the links that serve several streams first in, first out (fifo.go)
 	flows    []subflow
 	cbr      []cbrSource
 	dim      int
