@@ -213,8 +213,10 @@ func (s *system) handle(ev int, t float64) {
 	}
 	nf := len(s.flows)
 	if ev < nf && s.firedSlot(&s.flows[ev], t, s.drv.Y()) == flowGuardLaw {
-		// A mode switch (slow start ends) leaves every window as it was: only this flow's
-		// guard and the queues' guards need a fresh look, and the network no evaluation.
+		// A mode switch (slow start ends) leaves every window as it was, but not always
+		// the sending rate: in the recovery form slow start's growth is sent on top of the
+		// window's rate, and its end can take a full queue's arrivals below capacity at
+		// once (jumpFlows switches the queue; a guard restarted past zero never fires).
 		f := &s.flows[ev]
 		yd := s.drv.Y().RawVector().Data
 		f.law.Switch(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
@@ -224,9 +226,8 @@ func (s *system) handle(ev int, t float64) {
 			s.jump(t)
 			return
 		}
-		s.gen++
-		s.restart[0] = ev
-		s.drv.Restart(s.restart...)
+		s.touched = append(s.touched[:0], ev)
+		s.jumpFlows(t, s.touched)
 		return
 	}
 	y := s.state(t)
