@@ -105,10 +105,7 @@ func EmitNS2(e *Experiment) (string, error) {
 	link := func(from, to string, bps, delay float64, buf int) {
 		d.Links = append(d.Links, ns2Link{From: from, To: to, Bps: num(bps), DelayS: num(delay), BufferPkts: buf})
 	}
-	cwnd := 2 // ns-2's windowInit_ default; TCP/Linux starts at 2 packets
-	if e.InitialCwnd > 0 {
-		cwnd = e.InitialCwnd
-	}
+	cwnd := e.InitialCwndOf(NS2)
 	flow := func(i int, node string) error {
 		m, err := ModuleFor(NS2, e.Flows[i].Algorithm)
 		if err != nil {
@@ -299,4 +296,23 @@ func Emit(dir string, e *Experiment, sims []string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// Initial windows the simulators start with when an experiment names none, packets:
+// TCP/Linux in ns-2 starts at 2, ns-3.37's TcpSocket InitialCwnd is 10.
+const (
+	ns2InitialCwnd = 2
+	ns3InitialCwnd = 10
+)
+
+// InitialCwndOf is the first window, packets, simulator sim (NS2 or NS3) starts the
+// experiment's senders with: the experiment's, else the simulator's default.
+func (e *Experiment) InitialCwndOf(sim string) int {
+	switch {
+	case e.InitialCwnd > 0:
+		return e.InitialCwnd
+	case sim == NS3:
+		return ns3InitialCwnd
+	}
+	return ns2InitialCwnd
 }

@@ -78,7 +78,7 @@ type Experiment struct {
 	MSSBytes       float64 `json:"mss_bytes"`
 	HeaderBytes    float64 `json:"header_bytes"`     // TCP/IP header, bytes (ns-2: 40 + 10 of timestamp option)
 	RwndPkts       int     `json:"rwnd_pkts"`        // receiver window, packets (ns-2 window_)
-	InitialCwnd    int     `json:"initial_cwnd"`     // packets; 0: the simulator's default (ns-2 2, ns-3 10)
+	InitialCwnd    int     `json:"initial_cwnd"`     // packets; 0: the simulator's default (InitialCwndOf)
 	InitialSsthPkt int     `json:"initial_ssthresh"` // packets; 0: the simulator's default (unlimited)
 	Seed           uint64  `json:"seed"`
 	// JitterS is ns-2's overhead_: each send waits a uniform random time in [0, JitterS]
@@ -298,7 +298,10 @@ type FairnessSpec struct {
 	MeasureFromS float64   // default half the duration
 	Seed         uint64
 	JitterS      float64 // ns-2 overhead_; default 0
-	Params       map[string]map[string]int
+	// InitialCwndPkts is every sender's first window, packets; default 1, tcpfluid's (the
+	// simulators' own defaults are ns-2's 2 and ns-3's 10).
+	InitialCwndPkts float64
+	Params          map[string]map[string]int
 }
 
 // Fairness experiment constants: the packets ns-2's TCP/Linux sends (packetSize_ 1460, a
@@ -321,7 +324,7 @@ func FairnessSettings(s FairnessSpec) response.FairnessSettings {
 	}
 	return response.FairnessSettings{Mode: s.Mode, Algorithms: []string{s.Algorithm}, Flows: s.Flows, StartGapS: s.StartGapS,
 		RTTsS: s.RTTsS, Against: s.Against, AgainstFlows: s.AgainstFlows, BufferBDP: s.BufferBDP, DurationS: s.DurationS, MeasureFromS: s.MeasureFromS,
-		MSSBytes: FairnessMSSBytes, HeaderBytes: FairnessHeaderBytes, SACK: true, Seed: s.Seed}
+		MSSBytes: FairnessMSSBytes, HeaderBytes: FairnessHeaderBytes, SACK: true, Seed: s.Seed, InitialCwndPkts: s.InitialCwndPkts}
 }
 
 // Fairness builds the dumbbell experiment of tcpfluid's fairness scenario for s
@@ -372,7 +375,7 @@ func DumbbellOf(sc *model.Scenario) (*Experiment, error) {
 		Kind: KindFairness, Name: sc.Name, Topology: TopoDumbbell,
 		BandwidthBps: bn.CapacityBps, DelayS: atLeast(bn.DelayS), BufferPkts: int(bn.BufferPkts),
 		OutBps: out.CapacityBps, OutDelayS: atLeast(out.DelayS), OutBufferPkts: int(out.BufferPkts),
-		MSSBytes: sc.Flows[0].MSSBytes, HeaderBytes: FairnessHeaderBytes, RwndPkts: FairnessRwndPkts,
+		MSSBytes: sc.Flows[0].MSSBytes, HeaderBytes: FairnessHeaderBytes, RwndPkts: FairnessRwndPkts, InitialCwnd: int(sc.Flows[0].InitialCwnd),
 		DurationS: sc.DurationS,
 	}
 	for i, f := range sc.Flows {
@@ -389,6 +392,12 @@ func DumbbellOf(sc *model.Scenario) (*Experiment, error) {
 		}
 		if f.MSSBytes != e.MSSBytes {
 			return nil, bad("flows of %v and %v bytes: the experiment has one packet size", e.MSSBytes, f.MSSBytes)
+		}
+		switch w := f.InitialCwnd; {
+		case w != math.Trunc(w):
+			return nil, bad("flow %d's initial window %v packets: the simulators start with whole packets", i, w)
+		case w != sc.Flows[0].InitialCwnd:
+			return nil, bad("initial windows of %v and %v packets: the experiment has one", sc.Flows[0].InitialCwnd, w)
 		}
 		e.Flows = append(e.Flows, Flow{Algorithm: f.Algorithm, StartS: f.StartS, AccessDelayS: atLeast(acc.DelayS),
 			AccessBufferPkts: int(acc.BufferPkts)})

@@ -210,6 +210,9 @@ func topologyDiff(x *response.FairnessExperiment, e *Experiment) string {
 func otherDiffs(r *response.FairnessResult, st *StoredFairness) []string {
 	x, e := &r.Experiment, st.Spec
 	var out []string
+	if w := e.InitialCwndOf(NS2); x.InitialCwndPkts != float64(w) {
+		out = append(out, fmt.Sprintf("initial window %g packets, ns-2 %d (--initial-cwnd %d)", x.InitialCwndPkts, w, w))
+	}
 	if x.HeaderBytes != e.HeaderBytes {
 		out = append(out, fmt.Sprintf("header %g bytes, ns-2 %g (--header %gB: shares of payload like ns-2's)", x.HeaderBytes, e.HeaderBytes, e.HeaderBytes))
 	}

@@ -56,9 +56,12 @@ type FairnessSettings struct {
 	HeaderBytes float64
 	// SACK gives every sender selective acknowledgements (model.Scenario.SACK), as ns-2's
 	// TCP/Linux and ns-3's senders have; default off.
-	SACK     bool
-	LossP    float64 // random loss on the bottleneck; default 0
-	DropRule model.DropRule
+	SACK bool
+	// InitialCwndPkts is every sender's first window, packets (model.Flow.InitialCwnd);
+	// default 1, ns-2's windowInit_ (ns-3's TcpSocket starts at 10).
+	InitialCwndPkts float64
+	LossP           float64 // random loss on the bottleneck; default 0
+	DropRule        model.DropRule
 	// Engine runs the scenario in tcpfluid's fluid engine (EngineFluid, the default) or
 	// its packet engine (EnginePacket).
 	Engine string
@@ -202,6 +205,7 @@ func (s *FairnessSettings) defaults() error {
 	settings.Default(&s.BottleneckDelayS, 0.1)
 	settings.Default(&s.BufferBDP, 1)
 	settings.Default(&s.RwndBytes, model.DefaultScaledRwndBytes)
+	settings.Default(&s.InitialCwndPkts, model.DefaultInitialCwnd)
 	for _, q := range []struct {
 		name, unit string
 		v          float64
@@ -214,9 +218,10 @@ func (s *FairnessSettings) defaults() error {
 		{"buffer", "bdp", s.BufferBDP, s.BufferBDP > 0},
 		{"buffer", "packets", s.BufferPkts, s.BufferPkts >= 0},
 		{"receiver window", "bytes", s.RwndBytes, s.RwndBytes > 0 && s.RwndBytes <= model.DefaultScaledRwndBytes},
+		{"initial window", "packets", s.InitialCwndPkts, s.InitialCwndPkts >= 1},
 	} {
 		if !q.ok || math.IsInf(q.v, 0) {
-			return fmt.Errorf("%w: %s %v %s, want a finite value > 0 (0: the default; a receiver window at most 2^30 bytes)", model.ErrSettings, q.name, q.v, q.unit)
+			return fmt.Errorf("%w: %s %v %s, want a finite value > 0 (0: the default; a receiver window at most 2^30 bytes, an initial window at least 1 packet)", model.ErrSettings, q.name, q.v, q.unit)
 		}
 	}
 	if !(s.LossP >= 0 && s.LossP < 1) {
@@ -369,7 +374,8 @@ func (s *FairnessSettings) scenario(algo string) (*model.Scenario, error) {
 		sc.Links = append(sc.Links, model.Link{Name: access, CapacityBps: s.AccessBps, DelayS: accessDelay, BufferBDP: 1})
 		sc.Paths = append(sc.Paths, model.Path{Name: path, Links: []string{access, "bottleneck", "access-out"}})
 		sc.Flows = append(sc.Flows, model.Flow{Algorithm: algo, Params: s.Params[algo], Path: path,
-			StartS: float64(i) * s.StartGapS, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes, RwndBytes: s.RwndBytes, WindowScaling: true})
+			StartS: float64(i) * s.StartGapS, MSSBytes: s.MSSBytes, HeaderBytes: s.HeaderBytes, RwndBytes: s.RwndBytes, WindowScaling: true,
+			InitialCwnd: s.InitialCwndPkts})
 	}
 	switch s.Mode {
 	case ModeSame:

@@ -20,6 +20,8 @@ type FairnessExperiment struct {
 	HeaderBytes float64 `json:"header_bytes"`
 	// RwndPkts is the receiver window, packets of MSSBytes (2^30 bytes: window scaling).
 	RwndPkts float64 `json:"rwnd_pkts"`
+	// InitialCwndPkts is every sender's first window, packets.
+	InitialCwndPkts float64 `json:"initial_cwnd_pkts"`
 	// The bottleneck R1 → R2 and the shared link R2 → receiver: rate bit/s, one-way delay
 	// s, drop-tail buffer in packets.
 	BottleneckBps        float64        `json:"bottleneck_bps"`
@@ -64,7 +66,7 @@ func (s *FairnessSettings) describe(sc *model.Scenario) FairnessExperiment {
 		DurationS: s.DurationS, MeasureFromS: s.MeasureFromS, DropRule: sc.DropRule, LossP: s.LossP,
 		SACK: s.SACK, JitterS: s.JitterS, Seeds: s.severalSeeds()}
 	if len(sc.Flows) > 0 {
-		e.RwndPkts = sc.FlowRwndPkts(0)
+		e.RwndPkts, e.InitialCwndPkts = sc.FlowRwndPkts(0), sc.Flows[0].InitialCwnd
 	}
 	for i, f := range sc.Flows {
 		acc := sc.Links[2+i]

@@ -333,6 +333,7 @@ func fairnessCommand() *cli.Command {
 			bufferFlag("buffer", "1bdp", "bottleneck buffer"),
 			sizeFlag("mss", "1460B", positive, "payload per packet"),
 			sizeFlag("rwnd", "1GiB", bound{lo: 0, hi: model.DefaultScaledRwndBytes, loOpen: true}, "every receiver's window (window scaling on)"),
+			quantityFlag("initial-cwnd", "1", packetsKind, bound{lo: 1, hi: 1e6}, "every sender's first window (ns-2's windowInit_; ns-3 starts at 10)"),
 			numberFlag("p", "0", probability, "random loss rate on the bottleneck (0: none)"),
 			enumFlag("drop-rule", string(model.DropSynchronized), model.DropRules, "drop-tail loss rule (random: proportional with the seed's draws)"),
 			durationFlag("duration", "1000s", positive, "simulated time"),
@@ -370,7 +371,7 @@ func fairnessAction(c *cli.Context) error {
 		DropRule: model.DropRule(enumOf(c, "drop-rule")), Seed: seedOf(c), Workers: intOf(c, "workers"),
 		StartGapS: quantity(c, "start-gap"), BottleneckBps: quantity(c, "bottleneck"), BottleneckDelayS: quantity(c, "bottleneck-delay"),
 		AccessBps: quantity(c, "access"), AccessDelayS: quantity(c, "access-delay"),
-		MSSBytes: quantity(c, "mss"), RwndBytes: quantity(c, "rwnd"),
+		MSSBytes: quantity(c, "mss"), RwndBytes: quantity(c, "rwnd"), InitialCwndPkts: quantity(c, "initial-cwnd"),
 		LossP: quantity(c, "p"), DurationS: quantity(c, "duration"), RTTsS: listOf(c, "rtts"), Params: paramMap(c),
 		HeaderBytes: quantity(c, "header"), SACK: c.Bool("sack"), Engine: enumOf(c, "engine"), JitterS: quantity(c, "jitter"),
 	}
@@ -541,9 +542,9 @@ func fairnessExperimentLine(e response.FairnessExperiment) string {
 		flows = append(flows, fmt.Sprintf("%d at %s, access %s, RTT %s", i, model.FormatDuration(f.StartS),
 			model.FormatDuration(f.AccessDelayS), model.FormatDuration(f.RTTS)))
 	}
-	line := fmt.Sprintf("%s B payload + %s B header a packet, receiver window %s packets; bottleneck %s %s, buffer %s packets; "+
+	line := fmt.Sprintf("%s B payload + %s B header a packet, initial window %s packets, receiver window %s packets; bottleneck %s %s, buffer %s packets; "+
 		"to the receiver %s %s, buffer %s packets; access %s, buffer %s packets; flows %s; measured %s to %s",
-		num(e.MSSBytes), num(e.HeaderBytes), num(e.RwndPkts), model.FormatRate(e.BottleneckBps),
+		num(e.MSSBytes), num(e.HeaderBytes), num(e.InitialCwndPkts), num(e.RwndPkts), model.FormatRate(e.BottleneckBps),
 		model.FormatDuration(e.BottleneckDelayS), num(e.BottleneckBufferPkts), model.FormatRate(e.OutBps), model.FormatDuration(e.OutDelayS),
 		num(e.OutBufferPkts), model.FormatRate(e.Flows[0].AccessBps), num(e.Flows[0].AccessBufferPkts), strings.Join(flows, "; "),
 		model.FormatDuration(e.MeasureFromS), model.FormatDuration(e.DurationS))

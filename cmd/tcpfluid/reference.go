@@ -62,6 +62,7 @@ func referenceCommand() *cli.Command {
 			stringFlag("against", "reno:4", "fairness --mode friendliness: the competing flows, `ALGO:COUNT` (bbr --against cubic:1: BBR's share against one CUBIC flow)"),
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "`SEEDS`, a comma list of seeds, or N for 1..N (fairness: one run each, mean and spread)"},
 			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
+			quantityFlag("initial-cwnd", "1", packetsKind, bound{lo: 1, hi: 1e6}, "fairness: every sender's first window in all engines, a whole number (tcpfluid's default; ns-2 would start at 2, ns-3 at 10)"),
 			durationFlag("duration", "1000s", positive, "fairness: simulated time; scenario: overrides the scenario's"),
 			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants (scenario: ns3 unless given)"),
 			&cli.StringFlag{Name: "engines", Value: "fluid,packet", Usage: "`ENGINES`, the tcpfluid engines to run beside the simulators (fluid, packet; empty: none)"},
@@ -235,7 +236,8 @@ func referenceAction(c *cli.Context) error {
 		for _, a := range algos {
 			row := &reference.Row{Algorithm: a, Mode: mode, Quantity: "jain"}
 			var exps []*reference.Experiment
-			spec := reference.FairnessSpec{Mode: mode, Algorithm: a, JitterS: jitter, DurationS: dur, BufferBDP: quantity(c, "buffer"), Params: ca}
+			spec := reference.FairnessSpec{Mode: mode, Algorithm: a, JitterS: jitter, DurationS: dur, BufferBDP: quantity(c, "buffer"), Params: ca,
+				InitialCwndPkts: quantity(c, "initial-cwnd")}
 			if mode == response.ModeFriendliness {
 				spec.Against, spec.AgainstFlows = against, nAgainst
 			}
