@@ -47,15 +47,15 @@ func TestCLIFairnessEngineFlags(t *testing.T) {
 	}
 }
 
-// The experiment is the user's to state in every mode: packets, receiver window, a buffer
+// The experiment is the user's to state in every mode: packets, initial and receiver windows, a buffer
 // in packets, staggered starts and the rtt mode's bottleneck delay, all of which the JSON's
 // experiment and the table's experiment line report back.
 func TestCLIFairnessExperimentFlags(t *testing.T) {
 	args := []string{"fairness", "--mode", "rtt", "--rtts", "40ms,80ms", "--bottleneck-delay", "15ms", "--start-gap", "2s",
-		"--buffer", "300pkts", "--mss", "1000B", "--rwnd", "256KiB", "--duration", "60s"}
+		"--buffer", "300pkts", "--mss", "1000B", "--rwnd", "256KiB", "--initial-cwnd", "4", "--duration", "60s"}
 	rep := fairnessJSON(t, args...)
 	x := rep.Results[0].Experiment
-	if x.BottleneckBufferPkts != 300 || x.BottleneckDelayS != 0.015 || x.MSSBytes != 1000 || x.RwndPkts != 262.144 ||
+	if x.BottleneckBufferPkts != 300 || x.BottleneckDelayS != 0.015 || x.MSSBytes != 1000 || x.RwndPkts != 262.144 || x.InitialCwndPkts != 4 ||
 		len(x.Flows) != 2 || x.Flows[1].StartS != 2 || math.Abs(x.Flows[1].AccessDelayS-0.025) > 1e-12 {
 		t.Errorf("experiment %+v", x)
 	}
@@ -63,7 +63,7 @@ func TestCLIFairnessExperimentFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"experiment: 1000 B payload + 0 B header a packet, receiver window 262.144 packets; bottleneck 100 Mb/s 15 ms, buffer 300 packets",
+	for _, want := range []string{"experiment: 1000 B payload + 0 B header a packet, initial window 4 packets, receiver window 262.144 packets; bottleneck 100 Mb/s 15 ms, buffer 300 packets",
 		"1 at 2 s, access 25 ms, RTT 80 ms"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

@@ -68,8 +68,9 @@ func TestCLIReferenceAgainst(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(run), " --algos=TcpBbr,TcpCubic ") || !strings.Contains(string(run), " --buffer=2055 ") {
-		t.Errorf("the ns-3 run is not TcpBbr against one TcpCubic over a 1-BDP buffer:\n%s", run)
+	if !strings.Contains(string(run), " --algos=TcpBbr,TcpCubic ") || !strings.Contains(string(run), " --buffer=2055 ") ||
+		!strings.Contains(string(run), " --initCwnd=1 ") {
+		t.Errorf("the ns-3 run is not TcpBbr against one TcpCubic over a 1-BDP buffer from tcpfluid's first window:\n%s", run)
 	}
 	// --buffer deepens the bottleneck's buffer: ten BDPs, in the experiment's name.
 	out, err = runCLI(t, "reference", "--experiment", "fairness", "--mode", "friendliness", "--algo", "bbr", "--against", "cubic:1", "--buffer", "10bdp", "--sim", "ns3", "--emit", dir)
@@ -79,6 +80,15 @@ func TestCLIReferenceAgainst(t *testing.T) {
 	run, err = os.ReadFile(filepath.Join(dir, "fairness-friendliness-bbr-vs-cubic1-buffer10bdp", "run.sh"))
 	if err != nil || !strings.Contains(string(run), " --buffer=20548 ") {
 		t.Errorf("10 BDP: %v\n%s\n%s", err, run, out)
+	}
+	// --initial-cwnd starts every sender there, ns-3's own default (10) included.
+	dir = t.TempDir()
+	if out, err = runCLI(t, "reference", "--experiment", "fairness", "--mode", "friendliness", "--algo", "bbr", "--against", "cubic:1", "--initial-cwnd", "10", "--sim", "ns3", "--emit", dir); err != nil {
+		t.Fatal(err)
+	}
+	run, err = os.ReadFile(filepath.Join(dir, "fairness-friendliness-bbr-vs-cubic1", "run.sh"))
+	if err != nil || !strings.Contains(string(run), " --initCwnd=10 ") {
+		t.Errorf("--initial-cwnd 10: %v\n%s\n%s", err, run, out)
 	}
 }
 
@@ -96,6 +106,8 @@ func TestCLIReferenceErrors(t *testing.T) {
 		{"reference", "--tcpfluid-params", "bsd"},
 		{"reference", "--ca-param", "cubic.beta"},
 		{"reference", "--engines", "quantum"},
+		{"reference", "--experiment", "fairness", "--initial-cwnd", "0"},
+		{"reference", "--experiment", "fairness", "--initial-cwnd", "2.5"},
 	} {
 		if _, err := runCLI(t, args...); !errors.Is(err, errUsage) {
 			t.Errorf("%v: %v, want a usage error", args, err)

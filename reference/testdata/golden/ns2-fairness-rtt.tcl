@@ -41,7 +41,7 @@ set tcp0 [new Agent/TCP/Linux]
 $tcp0 set timestamps_ true
 $tcp0 set window_ 1000000
 $tcp0 set packetSize_ 1460
-$tcp0 set windowInit_ 2
+$tcp0 set windowInit_ 1
 $tcp0 set overhead_ 0.00024
 $tcp0 set fid_ 0
 $ns attach-agent $s0 $tcp0
@@ -60,7 +60,7 @@ set tcp1 [new Agent/TCP/Linux]
 $tcp1 set timestamps_ true
 $tcp1 set window_ 1000000
 $tcp1 set packetSize_ 1460
-$tcp1 set windowInit_ 2
+$tcp1 set windowInit_ 1
 $tcp1 set overhead_ 0.00024
 $tcp1 set fid_ 1
 $ns attach-agent $s1 $tcp1
@@ -79,7 +79,7 @@ set tcp2 [new Agent/TCP/Linux]
 $tcp2 set timestamps_ true
 $tcp2 set window_ 1000000
 $tcp2 set packetSize_ 1460
-$tcp2 set windowInit_ 2
+$tcp2 set windowInit_ 1
 $tcp2 set overhead_ 0.00024
 $tcp2 set fid_ 2
 $ns attach-agent $s2 $tcp2
