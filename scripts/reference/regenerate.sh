@@ -92,8 +92,7 @@ if has ns3-bbr; then
   # BBR against one CUBIC flow on seed 000's dumbbell (1-BDP buffer), ns-3 alone: the
   # reference package's test runs tcpfluid's engines beside it.
   run "$out/ns3/fairness-friendliness-bbr-vs-cubic1.json" --sim ns3 --experiment fairness --mode friendliness --algo bbr --against cubic:1 --duration 200s --seeds 5 --engines ""
-  # The same for 400 s, measured over 200-400 s: ns-3.37's BBR is still climbing back from
-  # its startup's timeout at 100-193 s (16 min a seed).
+  # The same for 400 s, measured over 200-400 s (10-16 min a seed).
   run "$out/ns3/fairness-friendliness-bbr-vs-cubic1-400s.json" --sim ns3 --experiment fairness --mode friendliness --algo bbr --against cubic:1 --duration 400s --seeds 1,2 --tcpfluid-params ns3
 fi
 if has ns3-scenario; then
