@@ -256,10 +256,9 @@ func (x *extension) codelDrop(s *system, li, j int, t float64, y []float64) {
 		if r -= st.depart; r < 0 {
 			if st.flow >= 0 {
 				hit(&s.flows[st.flow])
-			} else {
-				y[L.off+lvDropped] += L.refBytes // a CBR packet
+				return
 			}
-			return
+			break
 		}
 	}
 	y[L.off+lvDropped] += L.refBytes // a CBR packet
