@@ -119,7 +119,11 @@ func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
 	switch impl := a.impl(); {
 	case a.RestartAfterLoss:
 	case impl == renoNS3Linux || impl == renoNS3New:
-		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New} }
+		mss := c.MSSBytes
+		if !(mss >= 1) {
+			mss = DefaultMSSBytes
+		}
+		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New, mss: mss} }
 	case impl == renoLinux:
 		l.Rule = func() WindowRule { return renoLinuxRule{} }
 	}
@@ -150,7 +154,7 @@ func (a *renoFamily) NewEvent(c FlowConfig) EventLaw {
 	cwnd, w := NewWindow(c)
 	mss := c.MSSBytes
 	if !(mss >= 1) {
-		mss = 1460
+		mss = DefaultMSSBytes
 	}
 	if impl == renoLinux {
 		cwnd = max(math.Floor(cwnd), 1) // snd_cwnd counts whole packets

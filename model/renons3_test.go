@@ -50,3 +50,52 @@ func TestRenoNS3FluidRecovery(t *testing.T) {
 		}
 	}
 }
+
+// ns-3.37's TcpNewReno adds ⌊MSS²/cwnd⌋ bytes an ACK, at least one: per round trip of W
+// ACKs, W·⌊MSS/W⌋/MSS packets, which halves Reno's increase just above MSS/2 packets. Below
+// MSS/16 the fluid face crosses each step at its middle's speed; TcpLinuxReno counts
+// packets and adds one a round trip.
+func TestNewRenoNS3WholeByteIncrease(t *testing.T) {
+	newReno := renoNS3Rule{newReno: true, mss: 1460}
+	for _, c := range []struct {
+		rule renoNS3Rule
+		w    float64 // packets
+		want float64 // packets a round trip
+	}{
+		{newReno, 2000, 2000.0 / 1460},  // under a byte an ACK: one byte
+		{newReno, 1000, 1000.0 / 1460},  // 1 byte an ACK
+		{newReno, 731, 731.0 / 1460},    // 1.997 bytes: 1
+		{newReno, 730, 1},               // 2 bytes
+		{newReno, 500, 1000.0 / 1460},   // 2.92 bytes: 2
+		{newReno, 365, 1},               // 4 bytes
+		{newReno, 100, 1400.0 / 1460},   // 14.6 bytes: 14
+		{newReno, 50, 28.7 * 50 / 1460}, // 29.2 bytes, smooth: 28.7
+		{renoNS3Rule{mss: 1460}, 1000, 1},
+	} {
+		if got := c.rule.PerRTT(c.w, Observation{}); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("newReno %v at W = %v: %v packets a round trip, want %v", c.rule.newReno, c.w, got, c.want)
+		}
+	}
+}
+
+// Where the fluid face smooths TcpNewReno's steps (16 bytes an ACK and more), it takes the
+// round trips the steps take to grow across them, to 0.1%: from MSS/64 to MSS/16 packets
+// the whole-byte law takes Σ_k (MSS/k)·ln((k+1)/k) round trips over k = 16…63.
+func TestNewRenoNS3SmoothSteps(t *testing.T) {
+	const mss = 1460.0
+	r := renoNS3Rule{newReno: true, mss: mss}
+	want := 0.0
+	for k := 16.0; k < 64; k++ {
+		want += mss / k * math.Log((k+1)/k)
+	}
+	// Midpoint rule over the window, fine enough to resolve every step.
+	lo, hi, n := mss/64, mss/16, 200000
+	got, h := 0.0, (hi-lo)/float64(n)
+	for i := range n {
+		got += h / r.PerRTT(lo+(float64(i)+0.5)*h, Observation{})
+	}
+	t.Logf("%v round trips, steps %v (%+.4f%%)", got, want, 100*(got/want-1))
+	if math.Abs(got/want-1) > 1e-3 {
+		t.Errorf("from %v to %v packets: %v round trips, the whole-byte steps take %v (%+.3f%%)", lo, hi, got, want, 100*(got/want-1))
+	}
+}
