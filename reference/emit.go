@@ -99,8 +99,8 @@ func EmitNS2(e *Experiment) (string, error) {
 		d.LossP = num(e.LossP)
 	}
 	d.DropPacket = e.DropPacket
-	if e.WatchPkts > 0 {
-		d.Watch = num(e.WatchPkts)
+	if e.Kind == KindConverge {
+		d.Watch = num(e.PipePkts(NS2))
 	}
 	link := func(from, to string, bps, delay float64, buf int) {
 		d.Links = append(d.Links, ns2Link{From: from, To: to, Bps: num(bps), DelayS: num(delay), BufferPkts: buf})
@@ -233,8 +233,8 @@ func NS3Args(e *Experiment) ([]string, error) {
 	if e.InitialSsthPkt > 0 {
 		args = append(args, "--initSsthresh="+strconv.Itoa(e.InitialSsthPkt))
 	}
-	if e.WatchPkts > 0 {
-		args = append(args, "--watch="+num(e.WatchPkts))
+	if e.Kind == KindConverge {
+		args = append(args, "--watch="+num(e.PipePkts(NS3)))
 	}
 	if e.DropPacket > 0 {
 		args = append(args, "--dropPacket="+strconv.Itoa(e.DropPacket))

@@ -91,8 +91,6 @@ type Experiment struct {
 	DurationS    float64 `json:"duration_s"`
 	// TickS is how often the ns-2 script records its counters (and the dumbbell samples).
 	TickS float64 `json:"tick_s"`
-	// WatchPkts is the converge experiment's BDP: the window to come back to.
-	WatchPkts float64 `json:"watch_pkts,omitempty"`
 	// Fairness: mode (same, rtt, friendliness), measured from MeasureFromS to the end.
 	Mode         string  `json:"mode,omitempty"`
 	MeasureFromS float64 `json:"measure_from_s,omitempty"`
@@ -259,7 +257,9 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	if s.MSSBytes == 0 {
 		s.MSSBytes = 1500
 	}
-	bdp := s.BandwidthBps * s.RTTS / (8 * s.MSSBytes)
+	// The BDP in packets on the wire, payload and header (PipePkts): what a window must
+	// hold to fill the link.
+	bdp := s.BandwidthBps * s.RTTS / (8 * (s.MSSBytes + convergeHeaderBytes))
 	if s.DurationS == 0 {
 		s.DurationS = 30 + 1.2*bdp*s.RTTS
 		if s.Algorithm == "vegas" {
@@ -271,14 +271,42 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	e := &Experiment{
 		Kind: KindConverge, Name: fmt.Sprintf("converge-%s-%gbps", s.Algorithm, s.BandwidthBps), Topology: TopoSingle,
 		BandwidthBps: s.BandwidthBps, DelayS: s.RTTS / 2, BufferPkts: int(math.Ceil(bdp)),
-		Flows: []Flow{{Algorithm: s.Algorithm}}, MSSBytes: s.MSSBytes, HeaderBytes: 50,
+		Flows: []Flow{{Algorithm: s.Algorithm}}, MSSBytes: s.MSSBytes, HeaderBytes: convergeHeaderBytes,
 		RwndPkts: int(math.Ceil(100 * bdp)), InitialSsthPkt: int(math.Round(bdp)), Seed: s.Seed,
 		// Slow start to the BDP sends about 2 BDP packets: the drop comes as it ends, and
 		// the sender sees it one round trip later.
 		DropPacket: int(math.Round(2 * bdp)),
-		DurationS:  s.DurationS, TickS: s.RTTS, WatchPkts: bdp, Params: s.Params,
+		DurationS:  s.DurationS, TickS: s.RTTS, Params: s.Params,
 	}
 	return e, e.Validate()
+}
+
+// convergeHeaderBytes is ns-2's header on a converge experiment's packets: 40 bytes of
+// TCP/IP and the 10-byte timestamp option.
+const convergeHeaderBytes = 50
+
+// WireHeaderBytes is what simulator sim puts on the wire around each payload: the
+// experiment's HeaderBytes in ns-2 (and with no simulator), NS3WireHeaderBytes in ns-3.
+func (e *Experiment) WireHeaderBytes(sim string) float64 {
+	if sim == NS3 {
+		return NS3WireHeaderBytes
+	}
+	return e.HeaderBytes
+}
+
+// PipePkts is the single link's bandwidth-delay product in simulator sim's packets,
+// payload and header: the window that fills the link, which a converge run's window must
+// come back to. A 1500-byte payload with ns-2's 50-byte header makes it 3.2% less than
+// the payload's BDP — and Vegas, which holds α to β packets above the pipe, never reaches
+// the payload's BDP at all.
+func (e *Experiment) PipePkts(sim string) float64 {
+	return e.BandwidthBps * 2 * e.DelayS / (8 * (e.MSSBytes + e.WireHeaderBytes(sim)))
+}
+
+// PayloadBps is the single link's payload rate in simulator sim, bit/s: tcpfluid's link of
+// this rate, whose packets are the payload alone, holds PipePkts(sim) packets a round trip.
+func (e *Experiment) PayloadBps(sim string) float64 {
+	return e.BandwidthBps * e.MSSBytes / (e.MSSBytes + e.WireHeaderBytes(sim))
 }
 
 // FairnessSpec is a fairness experiment on seed 000's dumbbell, exactly as `tcpfluid

@@ -135,7 +135,7 @@ func Measure(e *Experiment, r *Run) (*Measurement, error) {
 	case KindResponse:
 		m.Response, err = responseStats(r.Flows[0].Losses, e.WarmupLosses, e.MSSBytes)
 	case KindConverge:
-		m.Converge = convergeStats(e, r.Flows[0])
+		m.Converge = convergeStats(e, r.Simulator, r.Flows[0])
 	case KindFairness:
 		m.Fairness, err = fairnessStats(e, r)
 	case KindScenario:
@@ -181,8 +181,8 @@ func responseStats(ls []LossRecord, warmup int, mss float64) (*ResponseStats, er
 	return s, nil
 }
 
-func convergeStats(e *Experiment, f FlowRun) *ConvergeStats {
-	c := &ConvergeStats{BDPPkts: e.WatchPkts, FirstLossS: f.FirstLossS - e.Flows[0].StartS,
+func convergeStats(e *Experiment, sim string, f FlowRun) *ConvergeStats {
+	c := &ConvergeStats{BDPPkts: e.PipePkts(sim), FirstLossS: f.FirstLossS - e.Flows[0].StartS,
 		CwndAtLossPkts: f.CwndAtLossPkts, MinAfterPkts: f.MinAfterPkts, Timeouts: f.Timeouts}
 	if !math.IsNaN(f.BackS) && !math.IsNaN(f.FirstLossS) {
 		rec, back := f.BackS-f.FirstLossS, f.BackS-e.Flows[0].StartS

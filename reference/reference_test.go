@@ -259,7 +259,7 @@ func TestParseNS3Response(t *testing.T) {
 
 func TestParseNS2Converge(t *testing.T) {
 	e := fixtureConverge(t)
-	run, err := ParseNS2(open(t, "ns2-converge.stdout"), open(t, "ns2-converge.tr"), e.WatchPkts)
+	run, err := ParseNS2(open(t, "ns2-converge.stdout"), open(t, "ns2-converge.tr"), e.PipePkts(NS2))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func (r *Runner) runNS2(ctx context.Context, dir string, e *Experiment) (*Run, f
 		return nil, wall, fmt.Errorf("%w: ns-2 wrote no trace: %v", ErrRun, err)
 	}
 	defer tr.Close()
-	run, err := ParseNS2(bytes.NewReader(stdout.Bytes()), tr, e.WatchPkts)
+	run, err := ParseNS2(bytes.NewReader(stdout.Bytes()), tr, e.PipePkts(NS2))
 	return run, wall, err
 }
 

@@ -63,8 +63,10 @@ func TestReferenceSetShape(t *testing.T) {
 					t.Errorf("%s: %v drops in %v packets at p = %v", name, m.DropPkts, m.SentPkts, row.P)
 				}
 			case KindConverge:
+				// The drop ends slow start at the BDP, except where Vegas left it earlier
+				// (ns-3's at 153 packets of 804 at 100 Mb/s).
 				c := m.Converge
-				if c == nil || !(c.BDPPkts > 0) || !(c.FirstLossS > 0) || !(c.CwndAtLossPkts >= c.BDPPkts) {
+				if c == nil || !(c.BDPPkts > 0) || !(c.FirstLossS > 0) || !(c.CwndAtLossPkts >= c.BDPPkts || row.Algorithm == "vegas" && c.CwndAtLossPkts > 0) {
 					t.Errorf("%s: converge %+v", name, c)
 				}
 			case KindFairness:

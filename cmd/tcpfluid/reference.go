@@ -411,16 +411,19 @@ func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fa
 		}
 	case reference.KindConverge:
 		if engines["fluid"] {
+			// tcpfluid's link carries the payload at the rate the simulator's does, so that
+			// its BDP is the simulator's pipe of payload and header.
 			lw, from := row.LossWindow()
+			bw, pipe := e.PayloadBps(from), e.PipePkts(from)
 			if lw > 0 {
-				row.Notes = append(row.Notes, fmt.Sprintf("tcpfluid loses at %s's window at its first loss, %.0f packets (BDP %.0f)", from, lw, e.WatchPkts))
+				row.Notes = append(row.Notes, fmt.Sprintf("tcpfluid loses at %s's window at its first loss, %.0f packets (BDP %.0f packets of %g + %g bytes)", from, lw, pipe, mss, e.WireHeaderBytes(from)))
 			} else {
-				row.Notes = append(row.Notes, fmt.Sprintf("no simulator loss window: tcpfluid loses at the BDP, %.0f packets", e.WatchPkts))
+				row.Notes = append(row.Notes, fmt.Sprintf("no simulator loss window: tcpfluid loses at the BDP, %.0f packets of %g + %g bytes", pipe, mss, e.WireHeaderBytes(from)))
 			}
-			if row.Fluid, err = reference.FluidConverge(c.Context, tf, fluid.FormHybrid, row.Bandwidth, rtt, mss, lw, params); err != nil {
+			if row.Fluid, err = reference.FluidConverge(c.Context, tf, fluid.FormHybrid, bw, rtt, mss, lw, params); err != nil {
 				return settingsError(err)
 			}
-			if row.FluidRecovery, err = reference.FluidConverge(c.Context, tf, fluid.FormHybridRecovery, row.Bandwidth, rtt, mss, lw, params); err != nil {
+			if row.FluidRecovery, err = reference.FluidConverge(c.Context, tf, fluid.FormHybridRecovery, bw, rtt, mss, lw, params); err != nil {
 				return settingsError(err)
 			}
 		}
@@ -599,8 +602,9 @@ func engWall(st *reference.EngineStats) string {
 }
 
 func writeReferenceTable(w io.Writer, rep *reference.Report) error {
+	sims := cmp.Or(strings.Join(rep.Simulators, ", "), "none")
 	fmt.Fprintf(w, "reference %s: simulators %s, tcpfluid constants %q, MSS %g bytes, seeds %v\n", rep.Kind,
-		strings.Join(rep.Simulators, ", "), rep.TcpfluidParams, rep.MSSBytes, rep.Seeds)
+		sims, rep.TcpfluidParams, rep.MSSBytes, rep.Seeds)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "algorithm\tpoint\tquantity\tfluid\tfluid rec.\tpacket\tns-2\tns-3\tfluid/ns2\trec./ns2\tpacket/ns2\tfluid/ns3\trec./ns3\tns3/ns2\twall fluid\tpacket\tns-2\tns-3")
 	for i := range rep.Rows {

@@ -33,7 +33,9 @@ def sim_resp(row, sim):
 
 def response_table():
     n2, n3 = load("ns2", "response"), load("ns3", "response")
-    keys = sorted(set(n2) | set(n3), key=lambda k: (k.rsplit("-p", 1)[0], -float(k.rsplit("-p", 1)[1])))
+    # Seed 1's file of each point; response-NAME-pP-seeds*.json hold the other seeds' runs.
+    keys = sorted({k for k in set(n2) | set(n3) if "-seeds" not in k},
+                  key=lambda k: (k.rsplit("-p", 1)[0], -float(k.rsplit("-p", 1)[1])))
     print("| algorithm | p | ns-2 W̄ ± 95% CI (pkts) | loss events, ns-2 wall | ns-3 W̄ ± CI | loss events, ns-3 wall | "
           "fluid (linux) | fluid/ns-2 | fluid hybrid-recovery/ns-2 | packet (linux) | packet/ns-2 | fluid (ns3) / ns-3 | packet (ns3) / ns-3 | ns-3/ns-2 | tcpfluid wall fluid, packet |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -67,17 +69,18 @@ def converge_table():
         if not rows:
             continue
         print("\n%s:\n" % {"ns2": "ns-2", "ns3": "ns-3"}[sim])
-        print("| algorithm | link | BDP (pkts) | first loss (s) | cwnd at loss | min after | back at BDP after (s) | fluid recovery (s) | fluid/sim | wall |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| algorithm | link | BDP (pkts) | first loss (s) | cwnd at loss | min after | back at BDP after (s) | fluid (s) | fluid/sim | counted (s) | counted/sim | wall |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for k, r in sorted(rows.items()):
             m = r[sim][0]
             c = m["converge"]
             fl = (r.get("fluid") or {}).get("recovery_s")
+            fr = (r.get("fluid_recovery") or {}).get("recovery_s")
             rec = c.get("recovery_s")
-            print("| %s | %s | %.0f | %.3f | %.0f | %.0f | %s | %s | %s | %.3g s |" % (
+            print("| %s | %s | %.0f | %.3f | %.0f | %.0f | %s | %s | %s | %s | %s | %.3g s |" % (
                 r["algorithm"], k.rsplit("-", 1)[1], c["bdp_pkts"], c["first_loss_s"], c["cwnd_at_loss_pkts"],
                 c["min_after_pkts"], ("%.4g" % rec) if rec is not None else "never", ("%.4g" % fl) if fl else "-",
-                pct(fl, rec), m["wall_s"]))
+                pct(fl, rec), ("%.4g" % fr) if fr else "-", pct(fr, rec), m["wall_s"]))
 
 
 def fairness_table():

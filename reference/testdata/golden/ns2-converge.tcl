@@ -17,23 +17,23 @@ set n0 [$ns node]
 set n1 [$ns node]
 
 $ns duplex-link $n0 $n1 10000000 0.05s DropTail
-$ns queue-limit $n0 $n1 84
-$ns queue-limit $n1 $n0 84
+$ns queue-limit $n0 $n1 81
+$ns queue-limit $n1 $n0 81
 
-# One loss: the data packet number 167 (counting from 0) entering n0 -> n1.
+# One loss: the data packet number 161 (counting from 0) entering n0 -> n1.
 set em [new ErrorModel/List]
 $em unit pkt
-$em droplist 167
+$em droplist 161
 [$ns link $n0 $n1] errormodule $em
 set emsink [new Agent/LossMonitor]
 $em drop-target $emsink
 
 set tcp0 [new Agent/TCP/Linux]
 $tcp0 set timestamps_ true
-$tcp0 set window_ 8334
+$tcp0 set window_ 8065
 $tcp0 set packetSize_ 1500
 $tcp0 set windowInit_ 2
-$tcp0 set max_ssthresh_ 83
+$tcp0 set max_ssthresh_ 81
 $tcp0 set fid_ 0
 $ns attach-agent $n0 $tcp0
 set sink0 [new Agent/TCPSink/Sack1]
@@ -60,14 +60,14 @@ proc record {kind} {
 proc tick {} {
 	global ns tcps
 	record T
-	# converge: stop a second after every flow's window is back at 83.3333333333 packets
+	# converge: stop a second after every flow's window is back at 80.6451612903 packets
 	# after its first reduction took it below (the trace has the exact times)
 	global below back
 	set done 1
 	set i 0
 	foreach t $tcps {
-		if {[$t set ncwndcuts_] > 0 && [$t set cwnd_] < 83.3333333333} { set below($i) 1 }
-		if {[info exists below($i)] && [$t set cwnd_] >= 83.3333333333} { set back($i) 1 }
+		if {[$t set ncwndcuts_] > 0 && [$t set cwnd_] < 80.6451612903} { set below($i) 1 }
+		if {[info exists below($i)] && [$t set cwnd_] >= 80.6451612903} { set back($i) 1 }
 		if {![info exists back($i)]} { set done 0 }
 		incr i
 	}
@@ -89,5 +89,5 @@ proc finish {} {
 puts "C ns2_version [ns-version]"
 puts "C tick_s 0.1"
 $ns at 0.1 tick
-$ns at 40 finish
+$ns at 39.6774193548 finish
 $ns run
