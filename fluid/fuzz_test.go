@@ -44,11 +44,13 @@ func FuzzRun(f *testing.F) {
 	f.Add(uint64(3), uint8(3), uint8(2), uint16(60000), uint8(2), uint8(77))
 	f.Add(uint64(4), uint8(2), uint8(2), uint16(3000), uint8(1), uint8(0xe9))
 	f.Add(uint64(5), uint8(1), uint8(1), uint16(0), uint8(3), uint8(0x08))
-	f.Add(uint64(1<<40|6), uint8(2), uint8(2), uint16(800), uint8(0), uint8(0x0a))  // a dumbbell that folds
-	f.Add(uint64(1<<40|7), uint8(1), uint8(2), uint16(40), uint8(2), uint8(0x06))   // folds, periodic loss, CBR
-	f.Add(uint64(1<<41|8), uint8(2), uint8(2), uint16(500), uint8(0), uint8(0x06))  // CoDel, CBR
-	f.Add(uint64(2<<41|9), uint8(1), uint8(2), uint16(2000), uint8(0), uint8(0x26)) // FQ-CoDel, CBR
-	f.Add(uint64(3<<41|10), uint8(2), uint8(1), uint16(800), uint8(1), uint8(0x0a)) // PIE, random loss
+	f.Add(uint64(1<<40|6), uint8(2), uint8(2), uint16(800), uint8(0), uint8(0x0a))   // a dumbbell that folds
+	f.Add(uint64(1<<40|7), uint8(1), uint8(2), uint16(40), uint8(2), uint8(0x06))    // folds, periodic loss, CBR
+	f.Add(uint64(1<<41|8), uint8(2), uint8(2), uint16(500), uint8(0), uint8(0x06))   // CoDel, CBR
+	f.Add(uint64(2<<41|9), uint8(1), uint8(2), uint16(2000), uint8(0), uint8(0x26))  // FQ-CoDel, CBR
+	f.Add(uint64(3<<41|10), uint8(2), uint8(1), uint16(800), uint8(1), uint8(0x0a))  // PIE, random loss
+	f.Add(uint64(1<<43|11), uint8(1), uint8(2), uint16(3000), uint8(1), uint8(0x22)) // linux variants, SACK, random loss
+	f.Add(uint64(2<<43|12), uint8(2), uint8(2), uint16(3000), uint8(0), uint8(0x02)) // ns3 variants
 	f.Fuzz(func(t *testing.T, seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs uint8) {
 		s := scengen.Scenario(seed, nLinks, nFlows, capKbps, lossKind, knobs)
 		if err := s.Validate(); err != nil {

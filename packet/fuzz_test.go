@@ -18,9 +18,11 @@ func FuzzRun(f *testing.F) {
 	f.Add(uint64(2), uint8(1), uint8(3), uint16(10), uint8(1), uint8(200))
 	f.Add(uint64(3), uint8(3), uint8(2), uint16(60000), uint8(2), uint8(77))
 	f.Add(uint64(4), uint8(2), uint8(2), uint16(3000), uint8(1), uint8(0xe9))
-	f.Add(uint64(1<<40|6), uint8(2), uint8(2), uint16(800), uint8(0), uint8(0x0a))  // a dumbbell
-	f.Add(uint64(2<<41|9), uint8(1), uint8(2), uint16(2000), uint8(0), uint8(0x26)) // FQ-CoDel, CBR
-	f.Add(uint64(3<<41|10), uint8(2), uint8(1), uint16(800), uint8(1), uint8(0x0a)) // PIE, random loss
+	f.Add(uint64(1<<40|6), uint8(2), uint8(2), uint16(800), uint8(0), uint8(0x0a))   // a dumbbell
+	f.Add(uint64(2<<41|9), uint8(1), uint8(2), uint16(2000), uint8(0), uint8(0x26))  // FQ-CoDel, CBR
+	f.Add(uint64(3<<41|10), uint8(2), uint8(1), uint16(800), uint8(1), uint8(0x0a))  // PIE, random loss
+	f.Add(uint64(1<<43|11), uint8(1), uint8(2), uint16(3000), uint8(1), uint8(0x22)) // linux variants, SACK, random loss
+	f.Add(uint64(2<<43|12), uint8(2), uint8(2), uint16(3000), uint8(0), uint8(0x02)) // ns3 variants
 	f.Fuzz(func(t *testing.T, seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs uint8) {
 		s := scengen.Scenario(seed, nLinks, nFlows, capKbps, lossKind, knobs)
 		if err := s.Validate(); err != nil {

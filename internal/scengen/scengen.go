@@ -2,7 +2,8 @@
 // links in a chain, up to three flows of the registered algorithms that have both faces (a
 // test's event-only law is left out; a multi-path algorithm
 // over the chain and its last link), optional CBR, loss, RED, an AQM (CoDel, FQ-CoDel, PIE),
-// link events including a delay change to zero, route-aware senders and delayed ACKs.
+// link events including a delay change to zero, route-aware senders, delayed ACKs and the
+// algorithms' implementation variants.
 package scengen
 
 import (
@@ -56,8 +57,16 @@ func Scenario(seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs
 		if knobs&2 == 2 {
 			fl.WindowScaling = true
 		}
-		if a, err := model.New(fl.Algorithm); err == nil && model.IsMultipath(a) {
+		a, err := model.New(fl.Algorithm)
+		if err == nil && model.IsMultipath(a) {
 			fl.Path, fl.Paths = "", []string{"p", "q"}
+		}
+		// Bits 43–44 of the seed run an implementation's variant (linux, ns3, …) of the
+		// algorithm where it has them: the laws the reference comparisons use.
+		if va, ok := a.(model.Varianter); ok && seed>>43&3 > 0 {
+			if vs := va.Variants(); len(vs) > 0 {
+				fl.Algorithm += "@" + vs[int(seed>>43&3-1)%len(vs)].Name
+			}
 		}
 		fl.RouteAware = knobs&128 == 128
 		fl.DelayedAck = knobs&16 == 16
