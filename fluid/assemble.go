@@ -157,6 +157,7 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 		if sc.DropRule == model.DropRandom {
 			ff.dropRng = rand.New(rand.NewPCG(s.set.Seed, dropStream^uint64(idx)))
 		}
+		ff.hearsInRecovery = s.form.counted && sc.DropRule.Proportional()
 		ff.drawDrop()
 		for _, l := range links {
 			switch sc.Links[l].Loss {

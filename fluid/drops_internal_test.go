@@ -3,6 +3,7 @@ package fluid
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -48,5 +49,35 @@ func TestProportionalDropsStopOnce(t *testing.T) {
 	}
 	if p, s := steps[model.DropProportional], steps[model.DropSynchronized]; p > 2*s {
 		t.Errorf("proportional rule: %d solver steps, synchronized %d: want at most twice", p, s)
+	}
+}
+
+// In the counted form under the proportional rules, a full queue's drop of a packet sent
+// after the recovery began is a loss of the next window: the sender finds it a round trip
+// after sending it, once the recovery has ended. A drop of a packet sent before is the
+// recovery's own, and the hybrid form (or the synchronized rule) hears none until the
+// recovery ends.
+func TestDropDuringRecoveryStartsTheNext(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		newWindow bool
+		t, wait   float64 // the drop, and how long its packet waited before the queue, s
+		want      float64 // the reaction, s (+Inf: none)
+	}{
+		{"sent after the recovery began", true, 10.05, 0.02, 10.13},
+		{"sent before it began", true, 10.05, 0.06, math.Inf(1)},
+		{"hybrid form: inside the recovery", false, 10.05, 0.02, math.Inf(1)},
+		{"hybrid form: after the recovery", false, 10.11, 0.02, 10.19},
+	} {
+		var f subflow
+		f.reactAt, f.rtt, f.recoverFrom, f.recoverUntil, f.recoverPoint = math.Inf(1), 0.1, 10, 10.1, 10.1
+		f.hearsInRecovery = c.newWindow
+		f.hearDrop(c.t, c.wait, c.newWindow)
+		if !(math.Abs(f.reactAt-c.want) <= 1e-12 || f.reactAt == c.want) {
+			t.Errorf("%s: reaction at %v, want %v", c.name, f.reactAt, c.want)
+		}
+		if deaf := f.deafToDrops(10.05); deaf != (f.reactAt != math.Inf(1) || !c.newWindow) {
+			t.Errorf("%s: deaf to drops %v during the recovery", c.name, deaf)
+		}
 	}
 }

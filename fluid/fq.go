@@ -145,6 +145,6 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 		y[st.cnt+cntOverflow] += drop / pkt // the holes of the window it reacts to
 	}
 	if f.active {
-		f.hearDrop(t, s.waitBefore(f, li, y))
+		f.hearDrop(t, s.waitBefore(f, li, y), false)
 	}
 }

@@ -148,7 +148,7 @@ func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 func (s *system) overflowSynchronized(li int, t float64, y []float64) {
 	for fi := range s.flows {
 		if f := &s.flows[fi]; f.active && slices.Contains(f.links, li) {
-			f.hearDrop(t, s.waitBefore(f, li, y))
+			f.hearDrop(t, s.waitBefore(f, li, y), false)
 		}
 	}
 }
@@ -156,9 +156,13 @@ func (s *system) overflowSynchronized(li int, t float64, y []float64) {
 // hearDrop schedules subflow f's reaction to a queue's drop at time t of a packet that
 // waited wait seconds in the queues before it: a round trip after the packet left its
 // sender, from the duplicate ACKs of the packets behind it, unless a reaction is already
-// due or the drop falls in the recovery it is in.
-func (f *subflow) hearDrop(t, wait float64) {
-	if f.reactAt == math.Inf(1) && t >= f.recoverUntil {
+// due or the drop falls in the recovery it is in. With newWindow (hearsInRecovery) only a
+// packet sent before the recovery began is the recovery's: one sent after it is a loss in
+// the next window, which the sender finds a round trip on, once the recovery has ended
+// (loss starts the next recovery there), as a SACK or NewReno sender does (RFC 6675, RFC
+// 6582 §3.2) and ns-2's shortest-RTT flow in the rtt mode does in half its overflows.
+func (f *subflow) hearDrop(t, wait float64, newWindow bool) {
+	if f.reactAt == math.Inf(1) && (t >= f.recoverUntil || newWindow && t-wait >= f.recoverFrom) {
 		f.reactAt = t + max(f.rtt-wait, 0)
 		f.dropsDeaf = true
 	}
@@ -170,7 +174,7 @@ func (f *subflow) hearDrop(t, wait float64) {
 // stop the solver once per packet (100 flows of distinct RTTs: 66 located drops per loss
 // event, and 20,000 steps where the synchronized rule takes 1,400).
 func (f *subflow) deafToDrops(t float64) bool {
-	return f.reactAt != math.Inf(1) || t < f.recoverUntil
+	return f.reactAt != math.Inf(1) || t < f.recoverUntil && !f.hearsInRecovery
 }
 
 // rearmDue reports whether subflow f's drop guard, off since it last heard a drop, comes

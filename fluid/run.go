@@ -247,7 +247,7 @@ func (s *system) handle(ev int, t float64) {
 		case flowGuardDrop:
 			y[c+cntOverflow] = 0
 			f.drawDrop()
-			f.hearDrop(t, s.waitBeforeDrop(f, dropOverflow, y))
+			f.hearDrop(t, s.waitBeforeDrop(f, dropOverflow, y), f.hearsInRecovery)
 		case flowGuardDone:
 			f.completion = t - f.start
 			f.done = true

@@ -156,6 +156,10 @@ type subflowState struct {
 	// or a recovery began (deafToDrops); rearmDrops turns it back on where that ends,
 	// before the guard reads the drops counted meanwhile. The other rules ignore it.
 	dropsDeaf bool
+	// hearsInRecovery: in the counted form under the proportional rules, a full queue's
+	// drop of a packet sent after the recovery began is a loss of the next window, which
+	// the sender finds once the recovery has ended (hearDrop).
+	hearsInRecovery bool
 	// dropDraw: under the proportional rules, the drops per member of its class at which
 	// the flow's next one falls (drawDrop).
 	dropDraw   float64
