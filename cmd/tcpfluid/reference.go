@@ -31,14 +31,14 @@ func referenceCommand() *cli.Command {
 			"response (one flow, uniform random loss p on data packets, RTT --rtt, a 10 Gb/s link that never " +
 			"queues; the window is time-averaged over whole loss cycles after --warmup loss events), " +
 			"converge (one flow from the simulator's own slow start on a --bandwidth link with a 1-BDP " +
-			"drop-tail buffer: the first loss and the time until the window is back at the BDP), fairness " +
+			"drop-tail buffer: the first loss and the time until the window is back at the BDP, counted in packets of payload and the simulator's header), fairness " +
 			"(seed 000's dumbbell as `tcpfluid fairness` builds it: --mode same|rtt|friendliness (against --against ALGO:COUNT), a --buffer of BDPs, over " +
 			"--seeds, ns-2 with a random send jitter --jitter via overhead_; mean and spread), scenario (ns-3 only: " +
 			"one-link scenarios, --builtin NAMES or --scenario FILE, with the link's queue as ns-3's queue disc — " +
 			"FifoQueueDisc, RedQueueDisc as DCTCP's step at K, CoDelQueueDisc, FqCoDelQueueDisc, PieQueueDisc — and " +
 			"every rate scaled so that ns-3's 54 header bytes leave the packet rate tcpfluid's; per algorithm the mean window, " +
 			"goodput and loss events, and the queue, queueing delay, utilisation and Jain's index, judged against ns-3). tcpfluid " +
-			"runs with the constants of --tcpfluid-params (linux: the modules ns-2 runs; ns3; default). " +
+			"runs with the constants of --tcpfluid-params (linux: the modules ns-2 runs, the default; ns3, the default with --sim ns3 alone; default: tcpfluid's own). " +
 			"--list prints which module each simulator runs for each algorithm and what each lacks. " +
 			"--emit DIR writes the scripts and programs (with build.sh and run.sh for ns-3) without " +
 			"running them. A missing simulator is a one-line error and exit code 1; usage errors exit 2. " +
@@ -64,7 +64,7 @@ func referenceCommand() *cli.Command {
 			durationFlag("jitter", "240us", nonNegative, "fairness: ns-2 overhead_, a uniform random wait before each send (two packet times at the bottleneck)"),
 			quantityFlag("initial-cwnd", "1", packetsKind, bound{lo: 1, hi: 1e6}, "fairness: every sender's first window in all engines, a whole number (tcpfluid's default; ns-2 would start at 2, ns-3 at 10)"),
 			durationFlag("duration", "1000s", positive, "fairness: simulated time; scenario: overrides the scenario's"),
-			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants (scenario: ns3 unless given)"),
+			enumFlag("tcpfluid-params", reference.SetLinux, []string{reference.SetLinux, reference.SetNS3, reference.SetDefault}, "tcpfluid's constants (with --sim ns3 alone, and in the scenario experiment: ns3 unless given)"),
 			&cli.StringFlag{Name: "engines", Value: "fluid,packet", Usage: "`ENGINES`, the tcpfluid engines to run beside the simulators (fluid, packet; empty: none)"},
 			&cli.StringSliceFlag{Name: "ca-param", Usage: "`SPEC`, an ns-2 set_ca_param as module.name=integer, e.g. cubic.beta=717 (repeatable)"},
 			&cli.StringFlag{Name: "emit", Usage: "write the experiments to the directory `DIR` (one folder each) and run nothing"},
@@ -141,6 +141,9 @@ func referenceAction(c *cli.Context) error {
 		engines[e] = true
 	}
 	set := enumOf(c, "tcpfluid-params")
+	if !c.IsSet("tcpfluid-params") && len(sims) == 1 && sims[0] == reference.NS3 {
+		set = reference.SetNS3 // like with like: the only simulator run is ns-3
+	}
 	algos := splitList(c.String("algo"))
 	if len(algos) == 0 {
 		algos = []string{"reno"}
@@ -270,9 +273,16 @@ func referenceAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// A simulator run can take minutes (ns-3 at 1 Gb/s: hours): the bar counts them.
+	runs := 0
+	for _, j := range jobs {
+		runs += len(sims) * len(j.exps)
+	}
+	bar := startProgress(c, "reference", runs)
+	defer bar.done()
 	for _, j := range jobs {
 		row := j.row
-		if err := runSimulators(c, runner, row, sims, j.exps); err != nil {
+		if err := runSimulators(c, runner, bar, row, sims, j.exps); err != nil {
 			return err
 		}
 		row.NS2Fairness = reference.SummarizeFairness(row.NS2)
@@ -280,6 +290,7 @@ func referenceAction(c *cli.Context) error {
 		// tcpfluid runs after the simulators: its converge run starts from their window at
 		// the first loss.
 		tf, params := tcpfluidLaw(set, row.Algorithm, ca)
+		bar.describe("tcpfluid " + row.Experiment)
 		if _, err := model.New(row.Algorithm); err == nil {
 			if err := runTcpfluid(c, row, j.exps[0], j.fair, engines, set, tf, params, rtt, mss, seeds); err != nil {
 				return err
@@ -290,6 +301,7 @@ func referenceAction(c *cli.Context) error {
 		row.RelErr = relErrors(row)
 		rep.Rows = append(rep.Rows, *row)
 	}
+	bar.done()
 	switch format {
 	case formatJSON:
 		return writeJSON(c.App.Writer, rep)
@@ -300,12 +312,17 @@ func referenceAction(c *cli.Context) error {
 }
 
 // runSimulators runs each experiment (one per seed) in each simulator into the row's
-// measurements; a simulator that lacks an algorithm is a note.
-func runSimulators(c *cli.Context, runner *reference.Runner, row *reference.Row, sims []string, exps []*reference.Experiment) error {
+// measurements, a step of bar each; a simulator that lacks an algorithm is a note.
+func runSimulators(c *cli.Context, runner *reference.Runner, bar *progress, row *reference.Row, sims []string, exps []*reference.Experiment) error {
 	for _, sim := range sims {
-		for _, e := range exps {
+		for k, e := range exps {
+			bar.describe(fmt.Sprintf("%s %s seed %d", sim, e.Name, e.Seed))
 			m, err := runner.Run(c.Context, sim, e)
+			bar.add()
 			if errors.Is(err, reference.ErrUnsupported) {
+				for range exps[k+1:] {
+					bar.add() // the other seeds are not run either
+				}
 				row.Notes = append(row.Notes, err.Error())
 				break
 			}

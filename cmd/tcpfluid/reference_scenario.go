@@ -104,11 +104,14 @@ func referenceScenarioAction(c *cli.Context, sims []string, engines map[string]b
 	if err != nil {
 		return err
 	}
+	bar := startProgress(c, "reference", len(jobs)*len(sims)*len(seeds))
+	defer bar.done()
 	for _, j := range jobs {
 		row := reference.Row{Experiment: j.exps[0].Name, Algorithm: algorithmsOf(j.sc), Quantity: "metrics"}
-		if err := runSimulators(c, runner, &row, sims, j.exps); err != nil {
+		if err := runSimulators(c, runner, bar, &row, sims, j.exps); err != nil {
 			return err
 		}
+		bar.describe("tcpfluid " + row.Experiment)
 		var ns3 []*reference.ScenarioStats
 		for _, m := range row.NS3 {
 			ns3 = append(ns3, m.Scenario)
@@ -128,6 +131,7 @@ func referenceScenarioAction(c *cli.Context, sims []string, engines map[string]b
 		row.Metrics = reference.CompareScenario(statsOf(row.Fluid), statsOf(row.Packet), ns3)
 		rep.Rows = append(rep.Rows, row)
 	}
+	bar.done()
 	switch format {
 	case formatJSON:
 		return writeJSON(c.App.Writer, rep)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -209,5 +211,21 @@ func TestReferenceRelErrorsAtLoss(t *testing.T) {
 	}
 	if _, ok := relErrors(row)["fluid_at_loss/ns3"]; ok {
 		t.Error("fluid_at_loss/ns3 without an ns-3 run")
+	}
+}
+
+// A reference run shows, on a terminal, which run it is in (a simulator's can take
+// minutes): the bar goes to stderr and is cleared, stdout holds the report.
+func TestReferenceProgress(t *testing.T) {
+	forceProgress = true
+	defer func() { forceProgress = false }()
+	var out, errOut bytes.Buffer
+	err := newApp(&out, &errOut).RunContext(context.Background(), []string{"tcpfluid", "reference", "--sim", "none",
+		"--experiment", "converge", "--algo", "reno", "--bandwidth", "100Mbps", "--format", "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "tcpfluid converge-reno-1e+08bps") || !json.Valid(out.Bytes()) {
+		t.Errorf("stderr %q, stdout valid JSON %v", errOut.String(), json.Valid(out.Bytes()))
 	}
 }
