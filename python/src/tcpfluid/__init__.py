@@ -7,7 +7,7 @@
 >>> r.json["results"][0]["c"]                           # the CLI's JSON, as parsed
 
 Every function (:func:`response`, :func:`run`, :func:`sweep`, :func:`converge`,
-:func:`fairness`, :func:`validate`, :func:`algos`) runs one CLI command with
+:func:`fairness`, :func:`validate`, :func:`reference`, :func:`algos`) runs one CLI command with
 ``--format json``; keyword arguments become flags (``points=3`` → ``--points 3``; see
 :func:`to_flags`), and the result holds the JSON (``.json``) and DataFrames of it
 (``.df`` is the main one). The binary is ``$TCPFLUID_BIN``, else ``tcpfluid`` on PATH,
@@ -16,7 +16,7 @@ else built from the surrounding checkout (see :func:`find_binary`). CLI errors r
 both :class:`TcpfluidError` subclasses carrying the CLI's error line and exit code.
 """
 
-from ._api import algos, call, converge, fairness, response, run, sweep, validate, version
+from ._api import algos, call, converge, fairness, reference, response, run, sweep, validate, version
 from ._args import format_value, to_flags
 from ._binary import cache_dir, find_binary, find_checkout
 from ._errors import (
@@ -37,6 +37,7 @@ from ._results import (
     RunResult,
     SweepResult,
     ValidateResult,
+    ReferenceResult,
 )
 
 __version__ = "0.1.0.dev0"
@@ -58,6 +59,7 @@ for _cls in (
     FairnessResult,
     ValidateResult,
     AlgosResult,
+    ReferenceResult,
 ):
     _cls.__module__ = __name__
 del _cls
@@ -69,6 +71,7 @@ __all__ = [
     "converge",
     "fairness",
     "validate",
+    "reference",
     "algos",
     "call",
     "version",
@@ -92,4 +95,5 @@ __all__ = [
     "FairnessResult",
     "ValidateResult",
     "AlgosResult",
+    "ReferenceResult",
 ]

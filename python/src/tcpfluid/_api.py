@@ -35,6 +35,7 @@ from ._results import (
     RunResult,
     SweepResult,
     ValidateResult,
+    ReferenceResult,
 )
 
 __all__ = [
@@ -470,3 +471,65 @@ def validate(
             result=result,
         )
     return result
+
+
+def reference(
+    *,
+    sim: Optional[str] = None,
+    experiment: Optional[str] = None,
+    algo: Optional[Names] = None,
+    p: Optional[Union[Quantity, Sequence[Quantity]]] = None,
+    bandwidth: Optional[Union[Quantity, Sequence[Quantity]]] = None,
+    mode: Optional[str] = None,
+    builtin: Optional[Names] = None,
+    seeds: Optional[Union[int, Sequence[int]]] = None,
+    tcpfluid_params: Optional[str] = None,
+    engines: Optional[Names] = None,
+    **flags: Any,
+) -> ReferenceResult:
+    """The same experiment in ns-2 (TCP/Linux) and ns-3 beside tcpfluid's engines.
+
+    Needs the simulators for ``sim='ns2'``, ``'ns3'`` or ``'both'`` (the default):
+    ``apt-get install ns2 libns3-dev g++``; without one the CLI exits 1 and this raises
+    :class:`RunError`. ``sim='none'`` runs tcpfluid alone.
+
+    Args:
+        sim: ``'ns2'``, ``'ns3'``, ``'both'`` or ``'none'``.
+        experiment: ``'response'`` (default), ``'converge'``, ``'fairness'`` or
+            ``'scenario'`` (ns-3 only).
+        algo: algorithms (default reno).
+        p: response: loss rates per packet.
+        bandwidth: converge: link rates, ``'1Gbps'`` or bit/s.
+        mode: fairness: ``'same'``, ``'rtt'`` or ``'friendliness'``.
+        builtin: scenario: one-link built-ins, ``'modern-dctcp-2'``.
+        seeds: seeds, a list or N for 1..N (fairness: mean and spread over them).
+        tcpfluid_params: tcpfluid's constants, ``'linux'`` (default), ``'ns3'`` (the default
+            beside ns-3 alone) or ``'default'``.
+        engines: tcpfluid's engines beside the simulators, ``['fluid', 'packet']``.
+        Other flags of ``tcpfluid reference`` by name: ``rtt='100ms'``, ``duration='200s'``,
+        ``against=('cubic', 1)`` …
+
+    Returns:
+        :class:`ReferenceResult`: ``rows`` (the compared quantity in every engine and
+        simulator, and the relative errors), ``runs`` (each simulator run: version, module,
+        seed, wall time, packets, losses, timeouts and its measurement), ``metrics`` for the
+        scenario experiment.
+    """
+    if isinstance(seeds, int):
+        seeds_flag: Any = str(seeds)
+    else:
+        seeds_flag = seeds
+    named = dict(
+        sim=sim,
+        experiment=experiment,
+        algo=algo,
+        p=p,
+        bandwidth=bandwidth,
+        mode=mode,
+        builtin=builtin,
+        seeds=seeds_flag,
+        tcpfluid_params=tcpfluid_params,
+        engines=engines,
+    )
+    out = invoke("reference", _flags(named, flags))
+    return ReferenceResult(out.data, out.argv, out.returncode, out.stderr)

@@ -43,6 +43,7 @@ __all__ = [
     "FairnessResult",
     "ValidateResult",
     "AlgosResult",
+    "ReferenceResult",
 ]
 
 
@@ -383,3 +384,67 @@ class AlgosResult(Result):
             rename={"name": "param"},
             columns=["param", "value", "default", "unit", "min", "max"],
         )
+
+
+class ReferenceResult(Result):
+    """``reference()``: ``rows`` (a row per point), ``runs`` (a row per simulator run) and,
+    for the scenario experiment, ``metrics``.
+
+    rows: experiment, algorithm, quantity (what is compared: mean_cwnd_pkts, recovery_s or
+    jain), the point (p, bandwidth_bps or mode), then that quantity in fluid, fluid_recovery
+    (the counted form), packet, ns2 and ns3 (the simulators' mean over their runs, NaN where
+    one did not run), and rel_err_* (the CLI's relative errors, ``rel_err_fluid/ns2`` …).
+    runs: experiment, algorithm, simulator, version, module, seed, wall_s, simulated_s,
+    sent_pkts, dropped_pkts, loss_events, timeouts and the experiment's measurement
+    (response_*, converge_*, fairness_*, scenario_*).
+    metrics (scenario experiment): experiment, then each metric's row (metric, subject,
+    fluid, packet, ns3, their errors, tolerance and verdicts).
+    """
+
+    tables = ("rows", "runs", "metrics")
+
+    @cached_property
+    def rows(self) -> "pd.DataFrame":
+        kind = self.json.get("kind")
+        records = []
+        for r in self.json.get("rows") or []:
+            q = r.get("quantity")
+            rec: Dict[str, Any] = {k: r.get(k) for k in ("experiment", "algorithm", "quantity")}
+            for k in ("p", "bandwidth_bps", "mode"):
+                if k in r:
+                    rec[k] = r[k]
+            for engine in ("fluid", "fluid_recovery", "packet"):
+                rec[engine] = (r.get(engine) or {}).get(q)
+            for sim in ("ns2", "ns3"):
+                summary = r.get(sim + "_fairness")
+                if summary:
+                    rec[sim] = (summary.get(q) or {}).get("mean")
+                    continue
+                vals = [(m.get(kind) or {}).get(q) for m in r.get(sim) or []]
+                vals = [v for v in vals if isinstance(v, (int, float))]
+                rec[sim] = sum(vals) / len(vals) if vals else None
+            rec["rel_err"] = r.get("rel_err") or {}
+            records.append(rec)
+        return frame(
+            records,
+            columns=["experiment", "algorithm", "quantity"],
+            defaults={c: None for c in ("fluid", "fluid_recovery", "packet", "ns2", "ns3")},
+        )
+
+    @cached_property
+    def runs(self) -> "pd.DataFrame":
+        records = []
+        for r in self.json.get("rows") or []:
+            for sim in ("ns2", "ns3"):
+                for m in r.get(sim) or []:
+                    records.append({k: v for k, v in m.items() if k != "spec"})
+        return frame(
+            records,
+            columns=["experiment", "algorithm", "simulator", "version", "module", "seed", "wall_s", "simulated_s"],
+        )
+
+    @cached_property
+    def metrics(self) -> Optional["pd.DataFrame"]:
+        if self.json.get("kind") != "scenario":
+            return None
+        return children(self.json.get("rows"), "metrics", {"experiment": "experiment"})
