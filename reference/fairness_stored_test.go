@@ -17,6 +17,13 @@ var fairnessGaps = map[string]string{
 	// H-TCP's 50 ms flow takes 0.35 where ns-2's takes 0.28: ns-2's cuts twice, 0.3 s
 	// apart, at a third of the overflows (301–313 loss events against the others' 217–224;
 	// the packets its recovery sends meet the queue the slower flows still keep full).
+	// ns-2's drop and queue traces (seed 1, 500–540 s): an overflow drops about 60 packets
+	// over 0.16–0.20 s, 10–33 of each flow; the queue stays full until the last flow's cut
+	// at +0.17–0.2 s and then drains at about 700 packets/s, so the senders barely slow in
+	// their recovery's first round trip (they retransmit into the holes their pipe no longer
+	// counts). The 50 ms flow cuts at +0.145 s and loses packets it sent after that until
+	// +0.164 s: its second cut. The fluid's senders halve their rate as they react, its queue
+	// drains at once, and the second cut never comes.
 	"rtt htcp": "RTT unfairness",
 	// ns-2's HighSpeed takes 0.86 of the bottleneck from 4 Reno flows, the fluid's 0.77 once
 	// it counts, as ns-2's sender does, 0.68–0.70 of its ACKs (fluid/sendjitter.go; it took
