@@ -515,10 +515,6 @@ def reference(
         seed, wall time, packets, losses, timeouts and its measurement), ``metrics`` for the
         scenario experiment.
     """
-    if isinstance(seeds, int):
-        seeds_flag: Any = str(seeds)
-    else:
-        seeds_flag = seeds
     named = dict(
         sim=sim,
         experiment=experiment,
@@ -527,7 +523,7 @@ def reference(
         bandwidth=bandwidth,
         mode=mode,
         builtin=builtin,
-        seeds=seeds_flag,
+        seeds=seeds,
         tcpfluid_params=tcpfluid_params,
         engines=engines,
     )
