@@ -215,7 +215,7 @@ func Response(s ResponseSpec) (*Experiment, error) {
 		Kind: KindResponse, Name: fmt.Sprintf("response-%s-p%g", s.Algorithm, s.P), Topology: TopoSingle,
 		BandwidthBps: 10e9, DelayS: s.RTTS / 2, BufferPkts: 10000000, LossP: s.P,
 		Flows:    []Flow{{Algorithm: s.Algorithm}},
-		MSSBytes: s.MSSBytes, HeaderBytes: 50, RwndPkts: 100000000,
+		MSSBytes: s.MSSBytes, HeaderBytes: NS2HeaderBytes, RwndPkts: 100000000,
 		InitialSsthPkt: int(math.Round(s.StartPkts)), Seed: s.Seed,
 		WarmupLosses: s.WarmupLosses, StopLosses: total + 1,
 		// One loss event per 1/p packets at one window of at least one packet per RTT,
@@ -259,7 +259,7 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	}
 	// The BDP in packets on the wire, payload and header (PipePkts): what a window must
 	// hold to fill the link.
-	bdp := s.BandwidthBps * s.RTTS / (8 * (s.MSSBytes + convergeHeaderBytes))
+	bdp := s.BandwidthBps * s.RTTS / (8 * (s.MSSBytes + NS2HeaderBytes))
 	if s.DurationS == 0 {
 		s.DurationS = 30 + 1.2*bdp*s.RTTS
 		if s.Algorithm == "vegas" {
@@ -271,7 +271,7 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	e := &Experiment{
 		Kind: KindConverge, Name: fmt.Sprintf("converge-%s-%gbps", s.Algorithm, s.BandwidthBps), Topology: TopoSingle,
 		BandwidthBps: s.BandwidthBps, DelayS: s.RTTS / 2, BufferPkts: int(math.Ceil(bdp)),
-		Flows: []Flow{{Algorithm: s.Algorithm}}, MSSBytes: s.MSSBytes, HeaderBytes: convergeHeaderBytes,
+		Flows: []Flow{{Algorithm: s.Algorithm}}, MSSBytes: s.MSSBytes, HeaderBytes: NS2HeaderBytes,
 		RwndPkts: int(math.Ceil(100 * bdp)), InitialSsthPkt: int(math.Round(bdp)), Seed: s.Seed,
 		// Slow start to the BDP sends about 2 BDP packets: the drop comes as it ends, and
 		// the sender sees it one round trip later.
@@ -280,10 +280,6 @@ func Converge(s ConvergeSpec) (*Experiment, error) {
 	}
 	return e, e.Validate()
 }
-
-// convergeHeaderBytes is ns-2's header on a converge experiment's packets: 40 bytes of
-// TCP/IP and the 10-byte timestamp option.
-const convergeHeaderBytes = 50
 
 // WireHeaderBytes is what simulator sim puts on the wire around each payload: the
 // experiment's HeaderBytes in ns-2 (and with no simulator), NS3WireHeaderBytes in ns-3.
@@ -332,11 +328,15 @@ type FairnessSpec struct {
 	Params          map[string]map[string]int
 }
 
-// Fairness experiment constants: the packets ns-2's TCP/Linux sends (packetSize_ 1460, a
-// 40-byte TCP/IP header and the 10-byte timestamp option) and its receiver window (window_).
+// NS2HeaderBytes is what ns-2's TCP/Linux puts around each payload: a 40-byte TCP/IP
+// header and the 10-byte timestamp option.
+const NS2HeaderBytes = 50
+
+// Fairness experiment constants: the packets ns-2's TCP/Linux sends (packetSize_ 1460 and
+// its header) and its receiver window (window_).
 const (
 	FairnessMSSBytes    = 1460
-	FairnessHeaderBytes = 50
+	FairnessHeaderBytes = NS2HeaderBytes
 	FairnessRwndPkts    = 1000000
 )
 
