@@ -52,6 +52,14 @@ type FlowConfig struct {
 	PathBDP []float64
 }
 
+// mss is c.MSSBytes, DefaultMSSBytes when unset (a scenario's flows always have one).
+func (c FlowConfig) mss() float64 {
+	if c.MSSBytes >= 1 {
+		return c.MSSBytes
+	}
+	return DefaultMSSBytes
+}
+
 // packetsPerAck is c.PacketsPerAck, 1 when unset.
 func (c FlowConfig) packetsPerAck() float64 {
 	if c.PacketsPerAck > 1 {

@@ -88,10 +88,7 @@ func (a *htcp) NewFluid(c FlowConfig) FluidLaw { return a.withMSS(c).NewFluid(c)
 func (a *htcp) NewEvent(c FlowConfig) EventLaw { return a.withMSS(c).NewEvent(c) }
 
 func (a *htcp) withMSS(c FlowConfig) WindowLaw {
-	law, p, mss := a.WindowLaw, a.p, c.MSSBytes
-	if !(mss > 0) {
-		mss = DefaultMSSBytes
-	}
+	law, p, mss := a.WindowLaw, a.p, c.mss()
 	law.Rule = func() WindowRule { return &htcpRule{p: p, mss: mss} }
 	return law
 }

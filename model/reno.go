@@ -119,10 +119,7 @@ func (a *renoFamily) NewFluid(c FlowConfig) FluidLaw {
 	switch impl := a.impl(); {
 	case a.RestartAfterLoss:
 	case impl == renoNS3Linux || impl == renoNS3New:
-		mss := c.MSSBytes
-		if !(mss >= 1) {
-			mss = DefaultMSSBytes
-		}
+		mss := c.mss()
 		l.Rule = func() WindowRule { return renoNS3Rule{newReno: impl == renoNS3New, mss: mss} }
 	case impl == renoLinux:
 		l.Rule = func() WindowRule { return renoLinuxRule{} }
@@ -152,14 +149,10 @@ func (a *renoFamily) NewEvent(c FlowConfig) EventLaw {
 		return a.WindowLaw.NewEvent(c)
 	}
 	cwnd, w := NewWindow(c)
-	mss := c.MSSBytes
-	if !(mss >= 1) {
-		mss = DefaultMSSBytes
-	}
 	if impl == renoLinux {
 		cwnd = max(math.Floor(cwnd), 1) // snd_cwnd counts whole packets
 	}
-	return &renoCounted{impl: impl, cwnd: cwnd, win: w, mss: mss}
+	return &renoCounted{impl: impl, cwnd: cwnd, win: w, mss: c.mss()}
 }
 
 // ResponseReference is Mathis's, except for Tahoe, whose slow start after every loss has
