@@ -52,6 +52,7 @@ func (s *system) exactAdvance(t, next float64) (float64, bool) {
 	if end == t {
 		return 0, false
 	}
+	s.recordPast(end, x)
 	s.drv.Skip(end, s.scratch)
 	s.touched = append(s.touched[:0], 0)
 	s.jumpFlows(end, s.touched)

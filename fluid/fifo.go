@@ -184,6 +184,7 @@ func (l *link) admission(st *stream) float64 {
 // stepped follows each accepted step of the solver, which ends at t1: the FIFO links'
 // histories and the trace.
 func (s *system) stepped(t0, t1 float64) {
+	s.recordPast(t1, s.drv.Y().RawVector().Data)
 	if len(s.fifo) > 0 {
 		s.gen++
 		s.ensure(t1, s.drv.Y())

@@ -83,10 +83,9 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 	return (holes-1)*f.rtt > f.rto()
 }
 
-// rto is the retransmission timeout a sender has armed, s: RFC 6298's smoothed RTT follows
-// the RTT samples, so it is the RTT the latest sample reports (rttSeen), at least
-// model.MinRTOS.
-func (f *subflow) rto() float64 { return max(model.MinRTOS, f.rttSeen) }
+// rto is the retransmission timeout a sender has armed, s: RFC 6298's SRTT + 4·RTTVAR,
+// read as timerRTT, at least model.MinRTOS.
+func (f *subflow) rto() float64 { return max(model.MinRTOS, f.timerRTT) }
 
 // countLoss counts a window reduction of flow f at time t (y is the state just before
 // it), records it when asked and ends the run after StopAfterLosses of flow 0 or

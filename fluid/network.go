@@ -68,10 +68,10 @@ func (s *system) evaluate(t float64, y []float64) {
 		s.fqRTTs(t, y)
 		s.propagate(t, y)
 	}
-	s.deliveries(y)
+	s.deliveries(t, y)
 	if s.sendBehindQueue(t, y) {
 		s.propagate(t, y)
-		s.deliveries(y)
+		s.deliveries(t, y)
 	}
 	if s.x != nil {
 		s.x.evaluate(s, t, y) // marking and AQM signals (ext.go)
@@ -124,7 +124,7 @@ func (s *system) propagate(t float64, y []float64) {
 
 // deliveries computes each flow's delivery rate, the RTT its latest sample reports and the
 // ACK rate its law is written at.
-func (s *system) deliveries(y []float64) {
+func (s *system) deliveries(t float64, y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		f.deliver = f.streams[len(f.streams)-1].depart
@@ -141,9 +141,12 @@ func (s *system) deliveries(y []float64) {
 		if f.deliveringCopy(y) {
 			f.acked = 0
 		}
-		// What the sender's latest RTT sample says: the queues it met one round trip ago,
-		// q(t − RTT) ≈ q − RTT·dq/dt (first order), not the queues of now.
+		// What the sender's latest RTT sample says: the queues its packet met, a return lag
+		// and its queueing delay ago (queuepast.go), not the queues of now. The timer reads
+		// them to first order, q − RTT·dq/dt (timerRTT).
 		f.rttSeen = max(f.propRTT, f.minRTT)
+		f.timerRTT = f.rttSeen
+		before := 0.0 // one-way propagation ahead of link k, s
 		for k, li := range f.links {
 			l := &s.links[li]
 			switch {
@@ -154,14 +157,18 @@ func (s *system) deliveries(y []float64) {
 				if l.mode != queueEmpty {
 					q -= f.rtt * (st.arrive - st.depart)
 				}
-				f.rttSeen += l.fqDelay(st, q)
+				d := l.fqDelay(st, q)
+				f.rttSeen += d
+				f.timerRTT += d
 			default:
 				q := y[l.off+lvQueue]
+				f.rttSeen += l.sampledDelay(t, f.propRTT-before, y[l.off+lvDeparted], max(q, 0), &f.streams[k].hints)
 				if l.mode == queueBusy {
 					q -= f.rtt * (l.arrive - l.depart)
 				}
-				f.rttSeen += max(q, 0) / l.capBps
+				f.timerRTT += max(q, 0) / l.capBps
 			}
+			before += l.delayS
 		}
 		// The law is written at the ACK rate W/RTT of the RTT it observes (rttSeen), so the
 		// ACK clock (field.go) compares the flow's delivery with that rate: then no law

@@ -75,6 +75,7 @@ func (s *system) jump(t float64) {
 	if s.x != nil {
 		s.x.jumped(s, t, yd) // a jump may carry a marking or CoDel crossing past its guard
 	}
+	s.recordPast(t, yd)
 	s.gen++
 	s.drv.Jump(y)
 	if len(s.fifo) > 0 {

@@ -19,6 +19,7 @@ type stream struct {
 	// offered is what reaches the link, arrive what its random or periodic loss lets in,
 	// depart what leaves it, bytes/s.
 	offered, arrive, depart float64
+	hints                   pastHints // where its RTT sample's look-ups in the link's past ended (queuepast.go)
 }
 
 // arrival is what reaches the stream's link: the source's rate at its first link, the

@@ -56,6 +56,8 @@ type linkState struct {
 	// fifo is the admissions' history of a link that serves several streams first in,
 	// first out (fifo.go); nil otherwise.
 	fifo *fifoHistory
+	// past is the queue the senders' RTT samples read (queuepast.go); unused at FQ links.
+	past queuePast
 }
 
 type linkEval struct {
@@ -174,14 +176,19 @@ type subflowState struct {
 
 // subflowEval is the network as the subflow sees it at the last evaluation.
 type subflowEval struct {
-	rtt     float64  // round-trip time now, s
-	rttSeen float64  // the round-trip time the sender's latest sample reports, s
-	rate    float64  // bytes/s sent
-	ackRef  float64  // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes, the RTT they observe)
-	sendW   float64  // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
-	streams []stream // its packets at each link of its path, in path order
-	deliver float64  // bytes/s leaving the path's last link
-	acked   float64  // bytes/s of it acknowledged: less what the links' loss processes and RED take
+	rtt     float64 // round-trip time now, s
+	rttSeen float64 // the round-trip time the sender's latest sample reports, s
+	// timerRTT is the round trip the retransmission timer reads, s: the queues of a round
+	// trip ago to first order, which a queue that has just filled reads as full and a
+	// draining one as fuller than now — above the latest sample where the queue moves, as
+	// RFC 6298's SRTT + 4·RTTVAR is (rto).
+	timerRTT float64
+	rate     float64  // bytes/s sent
+	ackRef   float64  // bytes/s: the ACK rate W/RTT the laws are written at (wire bytes, the RTT they observe)
+	sendW    float64  // packets: the window the sender fills, min(W, rwnd); 0 while it is silent
+	streams  []stream // its packets at each link of its path, in path order
+	deliver  float64  // bytes/s leaving the path's last link
+	acked    float64  // bytes/s of it acknowledged: less what the links' loss processes and RED take
 }
 
 type cbrSource struct {
@@ -199,9 +206,10 @@ type system struct {
 	set      Settings
 	form     form
 	links    []link
-	order    []int // links in upstream-to-downstream order
-	fq       bool  // a link has FQ-CoDel's flow queues (fq.go)
-	fifo     []int // the links that serve several streams first in, first out (fifo.go)
+	order    []int   // links in upstream-to-downstream order
+	fq       bool    // a link has FQ-CoDel's flow queues (fq.go)
+	fifo     []int   // the links that serve several streams first in, first out (fifo.go)
+	pastKeep float64 // s: how far back the senders' RTT samples read the queues (queuepast.go)
 	flows    []subflow
 	cbr      []cbrSource
 	dim      int

@@ -21,8 +21,8 @@ func init() {
 		Metrics: seed000SlowStartMetrics,
 	})
 	validate.RegisterHeadline("seed000-colo-gamma", validate.Headline{
-		About: "COLO's dropped packets in its slow start from ssthresh = 3.5 BDP (the base of the γ sweep); the packet engine's " +
-			"sender sees the queue its packets met and brakes harder than the fluid sender, whose RTT sample lags a doubling queue",
+		About: "COLO's dropped packets in its slow start from ssthresh = 3.5 BDP (the base of the γ sweep): its concave part brakes by " +
+			"the queue its RTT samples report, the one its packets met a round trip before",
 		Metrics: validate.PerFlow("dropped_pkts", func(f model.FlowResult) float64 { return f.DroppedPkts }, tolCount),
 	})
 	validate.RegisterHeadline("seed000-colo-alpha", validate.Headline{
