@@ -29,14 +29,13 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 	dp := ode.NewDormandPrince(ode.Settings{RelTol: s.set.RelTol, AbsTol: s.set.AbsTol})
 	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, nil), T0: 0, Func: s.derivs}
 	settings := ode.DriverSettings{MaxSteps: s.set.MaxSteps}
-	if s.set.SampleS > 0 || len(s.fifo) > 0 {
-		settings.OnStep = s.stepped
-	}
+	settings.OnStep = s.stepped
 	drv, err := ode.NewDriver(dp, ivp, s.events(), settings)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", model.ErrEngine, err)
 	}
 	s.drv = drv
+	s.recordPast(0, drv.Y().RawVector().Data)
 	exact := s.exactOK()
 	t := 0.0
 	ai := 0
