@@ -68,6 +68,23 @@ func (p *queuePast) above(vs []float64, v float64, hint *int) int {
 	return k
 }
 
+// along is y at x on the entries (xs, ys) from head on, ascending in x: linear between
+// entries, on the chord to (xNow, yNow) past the newest, and the oldest's y before it.
+func (p *queuePast) along(xs, ys []float64, x, xNow, yNow float64, hint *int) float64 {
+	last := len(xs) - 1
+	switch {
+	case !(x < xs[last]): // NaN too: a trial state the solver rejects
+		if xNow > xs[last] {
+			return ys[last] + (yNow-ys[last])*(x-xs[last])/(xNow-xs[last])
+		}
+		return yNow
+	case x <= xs[p.head]:
+		return ys[p.head]
+	}
+	k := p.above(xs, x, hint)
+	return ys[k-1] + (ys[k]-ys[k-1])*(x-xs[k-1])/(xs[k]-xs[k-1])
+}
+
 // sampledDelay is the queueing delay, s, that the packet whose ACK reaches its sender at
 // now, lag s after the packet left the link, waited there; dep and q are the link's
 // departures and queue now (bytes). With no entries it is the delay q/C of now.
@@ -80,36 +97,10 @@ func (l *link) sampledDelay(now, lag, dep, q float64, h *pastHints) float64 {
 	case last < p.head:
 		return q / l.capBps
 	}
-	// What had departed when the packet left, on the entries or the chord past the newest.
+	// What had departed when the packet left, and when the admissions reached it.
 	left := now - lag
-	var gone float64
-	switch {
-	case !(left < p.t[last]): // NaN too: a trial state the solver rejects
-		gone = dep
-		if now > p.t[last] {
-			gone = p.dep[last] + (dep-p.dep[last])*(left-p.t[last])/(now-p.t[last])
-		}
-	case left <= p.t[p.head]:
-		gone = p.dep[p.head]
-	default:
-		k := p.above(p.t, left, &h.left)
-		gone = p.dep[k-1] + (p.dep[k]-p.dep[k-1])*(left-p.t[k-1])/(p.t[k]-p.t[k-1])
-	}
-	// When the admissions reached it.
-	adm := max(dep+q, p.adm[last])
-	var came float64
-	switch {
-	case !(gone <= p.adm[last]):
-		came = now
-		if adm > p.adm[last] {
-			came = p.t[last] + (now-p.t[last])*(gone-p.adm[last])/(adm-p.adm[last])
-		}
-	case gone <= p.adm[p.head]:
-		came = p.t[p.head]
-	default:
-		k := p.above(p.adm, gone, &h.came)
-		came = p.t[k-1] + (p.t[k]-p.t[k-1])*(gone-p.adm[k-1])/(p.adm[k]-p.adm[k-1])
-	}
+	gone := p.along(p.t, p.dep, left, now, dep, &h.left)
+	came := p.along(p.adm, p.t, gone, max(dep+q, p.adm[last]), now, &h.came)
 	return max(left-came, 0)
 }
 
