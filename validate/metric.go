@@ -56,15 +56,18 @@ type Metric struct {
 	// OK: judged and within tolerance (a sign check: both values positive).
 	OK bool `json:"ok"`
 	// CI95 is the half width of the 95% confidence interval of Error when the metric is
-	// statistical (random loss): paired batch means of the two engines.
+	// statistical: paired batch means of the two engines under random loss (Point), or the
+	// spread of the per-seed errors of a mean over seeds (Seeds).
 	CI95 *float64 `json:"ci95,omitempty"`
 	// Headline marks a quantity the scenario's source reports (RegisterHeadline).
 	Headline bool `json:"headline,omitempty"`
+	// tol is what judged it, so that a mean over seeds is judged alike (Seeds).
+	tol Tolerance
 }
 
 // Judge measures the error of a metric by t's kind and judges it against t.
 func (t Tolerance) Judge(name string, fluid, pkt float64) Metric {
-	m := Metric{Metric: name, Fluid: fluid, Packet: pkt, Kind: t.Kind, Reason: t.Reason}
+	m := Metric{Metric: name, Fluid: fluid, Packet: pkt, Kind: t.Kind, Reason: t.Reason, tol: t}
 	switch t.Kind {
 	case Absolute:
 		m.Error = math.Abs(fluid - pkt)
@@ -182,6 +185,9 @@ func (v *Report) Subject(m Metric) string {
 func (m Metric) ErrorText() string {
 	switch m.Kind {
 	case Absolute:
+		if m.CI95 != nil {
+			return fmt.Sprintf("%.3g ± %.2g abs", m.Error, *m.CI95)
+		}
 		return fmt.Sprintf("%.3g abs", m.Error)
 	case Sign:
 		return fmt.Sprintf("%.2f%%", 100*m.Error)

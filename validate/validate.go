@@ -53,6 +53,8 @@ type Report struct {
 	PacketWallS float64 `json:"-"`
 	// Groups is the number of independent groups of flows Validate ran one at a time.
 	Groups int `json:"groups,omitempty"`
+	// Seeds are the seeds whose means the metrics are (Seeds); empty for one seed's run.
+	Seeds []uint64 `json:"seeds,omitempty"`
 	// Fluid and Packet are the engines' results (for a point: over the whole run,
 	// warm-up included).
 	Fluid  *model.Result `json:"-"`
@@ -176,12 +178,13 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 			v.add(m)
 		}
 	}
-	v.notes(haveHeadline)
+	v.notes(haveHeadline, []*model.Result{fl}, []*model.Result{pk})
 	return v, nil
 }
 
-// notes explains timeouts, groups, SACK and jitter.
-func (v *Report) notes(haveHeadline bool) {
+// notes explains timeouts (summed over the runs fls and pks of the seeds), groups, SACK
+// and jitter.
+func (v *Report) notes(haveHeadline bool, fls, pks []*model.Result) {
 	if v.Groups > 1 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%d groups of flows share no link: each ran alone in both engines, with common random numbers", v.Groups))
 	}
@@ -198,10 +201,20 @@ func (v *Report) notes(haveHeadline bool) {
 	case v.JitterS > 0:
 		v.Notes = append(v.Notes, fmt.Sprintf("send_jitter: packet senders hold each packet a further U(0, %.3g ms), against drop-tail phase effects", 1e3*v.JitterS))
 	}
+	over := ""
+	if len(pks) > 1 {
+		over = fmt.Sprintf("over the %d seeds ", len(pks))
+	}
 	for r, f := range v.Packet.Flows {
-		if n := f.Timeouts; n > 0 || v.Fluid.Flows[r].Timeouts > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("%s: the packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
-				rowName(f), n, f.LossEvents, v.Fluid.Flows[r].Timeouts))
+		var pTimeouts, pLosses, fTimeouts int
+		for k := range pks {
+			pTimeouts += pks[k].Flows[r].Timeouts
+			pLosses += pks[k].Flows[r].LossEvents
+			fTimeouts += fls[k].Flows[r].Timeouts
+		}
+		if pTimeouts > 0 || fTimeouts > 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("%s: %sthe packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
+				rowName(f), over, pTimeouts, pLosses, fTimeouts))
 		}
 	}
 	if haveHeadline {

@@ -418,12 +418,12 @@ func TestIndependentGroups(t *testing.T) {
 // Every note says why: SACK that the scenario itself asks for is named as such.
 func TestNotesSayWhySACK(t *testing.T) {
 	v := &Report{SACK: true, Packet: &model.Result{}, Fluid: &model.Result{}}
-	v.notes(false)
+	v.notes(false, []*model.Result{v.Fluid}, []*model.Result{v.Packet})
 	if len(v.Notes) != 1 || v.Notes[0] != "packet senders use SACK recovery: the scenario sets sack: true" {
 		t.Errorf("notes %q", v.Notes)
 	}
 	v = &Report{SACK: true, sackWhy: "seed 001's testbed runs Linux", Packet: &model.Result{}, Fluid: &model.Result{}}
-	v.notes(false)
+	v.notes(false, []*model.Result{v.Fluid}, []*model.Result{v.Packet})
 	if len(v.Notes) != 1 || !strings.HasSuffix(v.Notes[0], ": seed 001's testbed runs Linux") {
 		t.Errorf("notes %q", v.Notes)
 	}

@@ -33,6 +33,7 @@ func validateCommand() *cli.Command {
 		boolFlag("table3", "seed 003's experiment: Tahoe, Reno, NewReno and Vegas in both engines beside its Table 3"),
 		boolFlag("all", "every built-in scenario and Table 3: one line each with its worst judged metric"),
 		seedFlag("seed of every random draw (both engines)"),
+		intFlag("seeds", "1", 1, 1000, "a scenario (and --all): judge each metric's mean over the seeds --seed, --seed+1, …, with the 95% interval of its per-seed error"),
 		formatFlag(),
 		maxRoundsFlag(), maxPacketsFlag(),
 	)
@@ -54,7 +55,9 @@ func validateCommand() *cli.Command {
 			"packet senders get two packet times of jitter against drop-tail phase effects. The fluid runs " +
 			"in its hybrid-recovery form, which counts as a packet sender does: the window holds still for " +
 			"one round trip after each loss (fast recovery), ⌊W⌋ packets are in flight, and per-ACK " +
-			"increases take the window reached in the round. The exit code is 1 when any metric is out of " +
+			"increases take the window reached in the round. Where drop-tail phase decides which overflow " +
+			"costs a flow a timeout one seed's verdict is chance: --seeds N judges each metric's mean over N " +
+			"seeds instead (ci95 is the spread of its per-seed error). The exit code is 1 when any metric is out of " +
 			"tolerance, after the table or JSON is printed. A response point starts both engines in " +
 			"congestion avoidance at the fluid's mean window; under random loss they draw the same loss " +
 			"sequence (common random numbers) and each metric carries a paired 95% confidence interval. " +
@@ -86,6 +89,9 @@ func validateAction(c *cli.Context) error {
 		}
 		return validateAll(c, format)
 	case c.Bool("table3"):
+		if c.IsSet("seeds") {
+			return usagef("--seeds is for a scenario or --all; --table3 runs at --seed")
+		}
 		if b := enumOf(c, "builtin"); b != "" && b != "seed003-dumbbell" {
 			return usagef("--table3 runs seed003-dumbbell's four algorithms, not --builtin %s", b)
 		}
@@ -126,15 +132,19 @@ func validateAction(c *cli.Context) error {
 		if err := checkScenarioWork(c, sc, "packet", "", 0); err != nil {
 			return err
 		}
+		list, err := seedList(c)
+		if err != nil {
+			return err
+		}
 		bar := startProgress(c, "validate "+sc.Name, 0)
-		v, err := validate.Scenario(c.Context, sc, seedOf(c))
+		v, err := validate.Seeds(c.Context, sc, list)
 		bar.done()
 		if err != nil {
 			return err
 		}
 		return reportValidation(c, format, v)
 	case point:
-		if f := given("drop-rule", "duration"); f != "" {
+		if f := given("drop-rule", "duration", "seeds"); f != "" {
 			return usagef("--%s is a scenario's (--scenario/--builtin), not a response point's", f)
 		}
 		spec, err := pointSpec(c)
@@ -153,6 +163,19 @@ func validateAction(c *cli.Context) error {
 		return usagef("--%s: a response point needs -p, the loss rate per packet (tcpfluid validate --algo reno -p 1e-4)", f)
 	}
 	return usagef("need a scenario (--scenario FILE or --builtin NAME), a response point (--algo A -p P), --table3 or --all")
+}
+
+// seedList is the seeds --seed and --seeds name: --seed and the next --seeds − 1.
+func seedList(c *cli.Context) ([]uint64, error) {
+	first, n := seedOf(c), uint64(intOf(c, "seeds"))
+	if first > math.MaxUint64-(n-1) {
+		return nil, usagef("--seeds %d from --seed %d: the last seed would pass 2^64-1; want --seed at most %d", n, first, uint64(math.MaxUint64)-(n-1))
+	}
+	list := make([]uint64, n)
+	for k := range list {
+		list[k] = first + uint64(k)
+	}
+	return list, nil
 }
 
 // pointSpec reads a response point from the flags and bounds its packet-engine work.
@@ -222,7 +245,11 @@ func writeValidationTable(w io.Writer, v *validate.Report) error {
 		fmt.Fprintf(w, "both engines start at %.4g packets in congestion avoidance; %d warm-up and %d measured loss events of the packet engine\n",
 			p.StartCwndPkts, p.WarmupLosses, p.Losses)
 	} else {
-		fmt.Fprintf(w, "validate scenario %s, seed %d, fluid drop rule %s\n", v.Scenario, v.Seed, v.DropRule)
+		seeds := fmt.Sprintf("seed %d", v.Seed)
+		if n := len(v.Seeds); n > 1 {
+			seeds = fmt.Sprintf("means over seeds %d–%d (the error's ci95 from their spread)", v.Seeds[0], v.Seeds[n-1])
+		}
+		fmt.Fprintf(w, "validate scenario %s, %s, fluid drop rule %s\n", v.Scenario, seeds, v.DropRule)
 	}
 	fmt.Fprintf(w, "fluid form %s: counted as a packet sender counts (the window held through each recovery, whole packets in flight)\n", v.Form)
 	for _, headline := range []bool{false, true} {

@@ -32,10 +32,14 @@ type allLine struct {
 // validateAll runs every built-in in both engines (and seed 003's Table 3) and prints one
 // line each; it fails with validate.ErrOutOfTolerance when any judged metric is out.
 func validateAll(c *cli.Context, format string) error {
+	list, err := seedList(c)
+	if err != nil {
+		return err
+	}
 	names := model.BuiltinNames()
 	lines := make([]allLine, len(names)+1)
 	bar := startProgress(c, "validate --all", len(lines))
-	err := settings.Parallel(c.Context, runtime.GOMAXPROCS(0), len(lines), func(ctx context.Context, i int) error {
+	err = settings.Parallel(c.Context, runtime.GOMAXPROCS(0), len(lines), func(ctx context.Context, i int) error {
 		defer bar.add()
 		if i == len(names) {
 			rep, err := seeds.Table3Experiment(ctx, seedOf(c))
@@ -49,7 +53,7 @@ func validateAll(c *cli.Context, format string) error {
 		if err != nil {
 			return err
 		}
-		v, err := validate.Scenario(ctx, sc, seedOf(c))
+		v, err := validate.Seeds(ctx, sc, list)
 		if err != nil {
 			return fmt.Errorf("%s: %w", names[i], err)
 		}

@@ -87,6 +87,26 @@ func TestCLIValidateScenario(t *testing.T) {
 	}
 }
 
+// --seeds N judges the means over N seeds: the JSON names the seeds, each judged metric
+// but a sign check carries the interval of its per-seed error, and the table says what it
+// shows.
+func TestCLIValidateSeeds(t *testing.T) {
+	v, _ := validateJSON(t, "--builtin", "parking-lot", "--duration", "20s", "--seeds", "2", "--seed", "3")
+	if s, ok := v["seeds"].([]any); !ok || len(s) != 2 || s[0] != 3.0 || s[1] != 4.0 {
+		t.Errorf("seeds %v, want [3 4]", v["seeds"])
+	}
+	for _, m := range v["metrics"].([]any) {
+		m := m.(map[string]any)
+		if _, ok := m["ci95"]; ok != (m["judged"] == true && m["error_kind"] != "sign") {
+			t.Errorf("%s %v: ci95 %v, want one exactly for a judged metric but a sign check", m["metric"], m["link"], m["ci95"])
+		}
+	}
+	out, _ := runCLI(t, "validate", "--builtin", "parking-lot", "--duration", "20s", "--seeds", "2", "--format", "table")
+	if !strings.Contains(out, "means over seeds 1–2") || !strings.Contains(out, "over the 2 seeds the packet sender timed out") {
+		t.Errorf("table does not say it shows means over seeds 1–2:\n%s", out)
+	}
+}
+
 // header_bytes in a scenario file reaches both engines: the link carries MSS + 40 bytes per
 // packet, so neither delivers more than capacity × 1460/1500 of goodput.
 func TestCLIValidateHeaderBytes(t *testing.T) {
@@ -147,6 +167,10 @@ func TestCLIValidateUsage(t *testing.T) {
 		{"--builtin", "nosuch"},
 		{"--builtin", "seed003-dumbbell", "--rtt", "50ms"}, // a point's flag with a scenario
 		{"--builtin", "seed003-dumbbell", "--format", "xml"},
+		{"--builtin", "seed003-dumbbell", "--seeds", "0"},
+		{"--builtin", "seed003-dumbbell", "--seeds", "2", "--seed", "18446744073709551615"},
+		{"--table3", "--seeds", "2"},
+		{"--algo", "reno", "--p", "1e-3", "--seeds", "2"},
 	} {
 		_, err := runCLI(t, append([]string{"validate"}, args...)...)
 		if !errors.Is(err, errUsage) {

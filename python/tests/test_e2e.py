@@ -160,6 +160,13 @@ def test_validate_point() -> None:
     assert v.failed.empty
 
 
+def test_validate_seeds() -> None:
+    v = tcpfluid.validate(builtin="parking-lot", duration="20s", seeds=2, seed=5)
+    assert v.seeds == [5, 6] and "--seeds" in v.argv
+    judged = v.metrics[v.metrics["judged"] & (v.metrics["error_kind"] != "sign")]
+    assert len(judged) > 0 and judged["ci95"].notna().all()
+
+
 def test_validate_table3() -> None:
     v = tcpfluid.validate(table3=True)
     t = v.table3

@@ -413,6 +413,7 @@ def validate(
     duration: Optional[Quantity] = None,
     drop_rule: Optional[str] = None,
     seed: Optional[int] = None,
+    seeds: Optional[int] = None,
     check: bool = False,
     **flags: Any,
 ) -> ValidateResult:
@@ -434,6 +435,9 @@ def validate(
         table3: seed 003's experiment.
         duration, drop_rule: scenario overrides.
         seed: seed of every random draw, both engines (default 1).
+        seeds: a scenario: judge each metric's mean over ``seeds`` seeds from ``seed`` on,
+            ``ci95`` the interval of its per-seed error (where drop-tail phase decides a
+            flow's timeouts one seed's verdict is chance).
         check: raise :class:`ValidationError` (with ``.result``) when a metric is out of
             tolerance. By default the result is returned with ``passed`` False (the CLI
             exits 1 after printing the comparison).
@@ -458,6 +462,7 @@ def validate(
         duration=duration,
         drop_rule=drop_rule,
         seed=seed,
+        seeds=seeds,
     )
     out = invoke("validate", _flags(named, flags), json_on_failure=True)
     result = ValidateResult(out.data, out.argv, out.returncode, out.stderr)

@@ -289,7 +289,8 @@ class ValidateResult(Result):
 
     metrics: metric, flow, subflow, link (NaN where the metric is not a flow's or a
     link's), fluid, packet, error_kind (relative, absolute or sign), error, ci95 (paired
-    95% CI of the error under random loss), tolerance (NaN when not judged),
+    95% CI of the error under random loss, or of the per-seed errors with ``seeds``),
+    tolerance (NaN when not judged),
     tolerance_reason, judged, ok, headline (the source's number).
     ``table3`` (``table3=True``): algorithm, source (table3, fluid, packet),
     dropped_pkts, delivered_pkts, goodput_bps, ok.
@@ -311,6 +312,11 @@ class ValidateResult(Result):
     @property
     def scenario(self) -> Optional[str]:
         return self.json.get("scenario")
+
+    @property
+    def seeds(self) -> List[int]:
+        """The seeds whose means the metrics are (``seeds=N`` > 1); else the one seed."""
+        return list(self.json.get("seeds") or [self.json.get("seed", 1)])
 
     @property
     def notes(self) -> List[str]:
