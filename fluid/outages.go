@@ -129,5 +129,5 @@ func (s *system) setDelay(li int, d float64) {
 		}
 		f.propRTT = prop
 	}
-	s.pastKeep = 0 // recomputed from the new delays at the next record
+	s.keepPast()
 }

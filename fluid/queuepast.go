@@ -104,14 +104,17 @@ func (l *link) sampledDelay(now, lag, dep, q float64, h *pastHints) float64 {
 	return max(left-came, 0)
 }
 
-// recordPast adds state y at time t to every link's queue past, and sets how far back the
-// look-ups reach: the longest round-trip propagation of any flow.
-func (s *system) recordPast(t float64, y []float64) {
-	if s.pastKeep == 0 {
-		for fi := range s.flows {
-			s.pastKeep = max(s.pastKeep, s.flows[fi].propRTT)
-		}
+// keepPast sets how far back the look-ups reach: the longest round-trip propagation of
+// any flow, at the start and whenever a link's delay changes.
+func (s *system) keepPast() {
+	s.pastKeep = 0
+	for fi := range s.flows {
+		s.pastKeep = max(s.pastKeep, s.flows[fi].propRTT)
 	}
+}
+
+// recordPast adds state y at time t to every link's queue past.
+func (s *system) recordPast(t float64, y []float64) {
 	for li := range s.links {
 		if l := &s.links[li]; !l.fq && l.capBps > 0 {
 			l.past.record(t, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0), l.capBps, s.pastKeep)

@@ -35,6 +35,7 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 		return nil, fmt.Errorf("%w: %w", model.ErrEngine, err)
 	}
 	s.drv = drv
+	s.keepPast()
 	s.recordPast(0, drv.Y().RawVector().Data)
 	exact := s.exactOK()
 	t := 0.0
