@@ -283,7 +283,7 @@ const ns3BBRShare1BDP = 0.8556
 // 25%, where a packet sender whose flight is below its window goes on at its pacing rate
 // (model.FluidFlight).
 //
-// Over 10 BDPs BBR takes 0.212 in the fluid engine and 0.240 in the packet engine (the
+// Over 10 BDPs BBR takes 0.220 in the fluid engine and 0.240 in the packet engine (the
 // fluid took 0.156 while its FIFO served each flow by what it held), and 0.035 in ns-3
 // (which has no lost-retransmission detection; with the packet engine finding only the
 // first hole's, 0.08). Both engines' BBR gains through the run as its RTprop, sampled at

@@ -47,7 +47,8 @@ import (
 // round's end (the packets delivered over the round, which lasts the RTT at its start) and
 // when the flight sent up to a gain-cycle phase's end has reached the receiver (the
 // packets delivered over the RTT before then: a packet sender's best-aligned samples of a
-// probe). The gain-cycle phases, Drain's end and ProbeRTT are guards on time and on the
+// probe). RTprop takes the RTT whenever it falls 1% below it, as a packet sender's takes
+// any ACK's lower sample, and not only at a round's end. The gain-cycle phases, Drain's end and ProbeRTT are guards on time and on the
 // packets in flight (at most W: sent less what left the path a base RTT ago, the engine's
 // counts), which fall as the flow slows down even while another flow keeps the queue full. W grows at the delivery rate
 // towards its target (in Startup at the rate the ACKs return, the deliveries of a base RTT

@@ -171,7 +171,21 @@ func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
 	if f.nFlights > 0 {
 		g = max(g, o.Now-f.flights[0].at)
 	}
+	g = max(g, f.minRTTGuard(o))
 	return g
+}
+
+// bbrMinRTTStep is the fall of the RTT below RTprop that refreshes it between rounds: a
+// packet sender takes every ACK's sample, so it finds the bottom of a dip in the queue
+// that a round's end misses; the fluid takes the dip in steps of this fraction.
+const bbrMinRTTStep = 0.01
+
+// minRTTGuard crosses zero when the RTT falls a step below RTprop.
+func (f *bbrFluid) minRTTGuard(o Observation) float64 {
+	if math.IsInf(f.minRTT, 0) {
+		return -1
+	}
+	return (1-bbrMinRTTStep)*f.minRTT - ClockRTT(o)
 }
 
 // phaseGuard crosses zero when the gain cycle's phase ends (bbr_is_next_cycle_phase).
@@ -220,12 +234,18 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 		f.nFlights--
 		return true
 	}
-	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack {
-		// The filter expired: its next sample is the RTT now, and ProbeRTT starts.
+	if f.minRTTGuard(o) >= -guardSlack {
 		f.minRTT, f.minRTTStamp = ClockRTT(o), now
-		f.saveCwnd(x[0], false)
+		return true
+	}
+	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack {
+		// The filter expired: its next sample is the RTT now, and ProbeRTT starts. The
+		// mode changes before the window is saved, so the saved one is the larger of it
+		// and the one saved at the last loss (bbr_update_min_rtt, then bbr_save_cwnd).
+		f.minRTT, f.minRTTStamp = ClockRTT(o), now
 		f.mode = bbrProbeRTT
 		f.updateGains()
+		f.saveCwnd(x[0], false)
 		x[0] = min(x[0], bbrMinCwnd)
 		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
 		return true

@@ -57,3 +57,59 @@ func TestBBRDrainEndsBehindAnotherQueue(t *testing.T) {
 		t.Errorf("BtlBw %.0f packets/s when Drain ends, want the link's %.0f within 10%%", bw, capPkts)
 	}
 }
+
+// RTprop takes the bottom of a dip in the RTT between two rounds' ends, as a packet
+// sender's filter does from every ACK's sample (bbr_update_min_rtt): the RTT of 0.4 s dips
+// to 0.3 s for 0.1 s in the middle of a 0.4-s round. Refreshed at the rounds' ends only,
+// RTprop stayed 0.4 s and ProbeRTT came 10 s after the start instead of 10 s after the dip.
+func TestBBRFluidRTpropTakesEverySample(t *testing.T) {
+	const bottom, dipAt, dipHalf = 0.3, 1.0, 0.05 // s
+	law := mustAlgo(t, "bbr").NewFluid(FlowConfig{InitialCwnd: 10, MaxCwnd: 1e6})
+	f := law.(*bbrFluid)
+	rtt := func(t float64) float64 {
+		if d := math.Abs(t - dipAt); d < dipHalf {
+			return bottom + (0.4-bottom)*d/dipHalf
+		}
+		return 0.4
+	}
+	obs := func(t float64, x []float64) Observation {
+		return Observation{Now: t, RTT: rtt(t), BaseRTT: bottom, DeliveryRate: 100, SentPkts: x[1] + 40, LeftPkts: x[1]}
+	}
+	sim := newLawSim(law, 1e-3, obs, 0)
+	sim.run(1.5, nil)
+	if f.minRTT > bottom/(1-bbrMinRTTStep) || f.minRTT < bottom {
+		t.Errorf("RTprop %.4f s after the dip, want its bottom %.3f s within a step (%g)", f.minRTT, bottom, bbrMinRTTStep)
+	}
+	if math.Abs(f.minRTTStamp-dipAt) > dipHalf {
+		t.Errorf("RTprop refreshed at %.3f s, want within the dip (%.2f ± %.2f s)", f.minRTTStamp, dipAt, dipHalf)
+	}
+}
+
+// ProbeRTT keeps the larger of the window it saved before (at a loss) and the window it
+// enters with, and restores that (capped at the target) when it ends: Linux's
+// bbr_update_min_rtt sets the mode before bbr_save_cwnd, which then takes the maximum, as
+// ns-3's TcpBbr does. It had saved the window it entered with, 52 packets where a packet
+// sender came back with the 800 of before its last loss, then its target.
+func TestBBRFluidProbeRTTRestoresTheSavedWindow(t *testing.T) {
+	law := mustAlgo(t, "bbr").NewFluid(FlowConfig{InitialCwnd: 10, MaxCwnd: 1e6})
+	f := law.(*bbrFluid)
+	x := make([]float64, law.Vars())
+	o := Observation{Now: 0, RTT: 0.4, BaseRTT: 0.04, DeliveryRate: 100}
+	law.Init(x, o)
+	f.mode, f.fullBwReached, f.priorCwnd = bbrProbeBW, true, 800
+	f.cycleIdx, f.cycleStamp = 2, 0
+	f.updateGains()
+	f.sampleBw(1000) // packets/s: a target of 2·1000·0.4 = 800 packets and the budget
+	x[0] = 52
+	f.minRTT, f.minRTTStamp = 0.4, 0
+	o.Now = f.p.minRTTWin
+	law.Switch(x, o)
+	if f.mode != bbrProbeRTT || x[0] != bbrMinCwnd || f.priorCwnd != 800 {
+		t.Fatalf("at the filter's expiry: mode %d, cwnd %g, saved %g; want ProbeRTT, %d, 800", f.mode, x[0], f.priorCwnd, bbrMinCwnd)
+	}
+	o.Now = f.probeRTTExit
+	law.Switch(x, o)
+	if want := math.Min(800, f.targetCwnd()); f.mode != bbrProbeBW || x[0] != want {
+		t.Errorf("after ProbeRTT: mode %d, cwnd %g; want ProbeBW, %g (the saved 800, capped at the target)", f.mode, x[0], want)
+	}
+}

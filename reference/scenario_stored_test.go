@@ -17,12 +17,12 @@ import (
 // ns-3's BBR probes overflow the buffer 35 times in 60 s, the fluid's 19 times, and cut
 // CUBIC 27 times against 18, and the fluid's CUBIC window is 21% below ns-3's where the
 // packet engine's is 10% below, one run of a share that turns on the phase of CUBIC's
-// start against BBR's gain cycle; over 10 BDPs the fluid's BBR takes 0.262 of the link
+// start against BBR's gain cycle; over 10 BDPs the fluid's BBR takes 0.260 of the link
 // where ns-3's takes 0.163 and the packet engine's 0.173 (over five start offsets of
-// CUBIC, 0.229 fluid and 0.146 packet, where with tcpfluid's own constants the engines
-// agree, 0.212 and 0.240), and the fluid's larger BBR window from 31 s brings its eighth
-// synchronized overflow at 59.1 s of the 60-s run, where ns-3 and the packet engine count
-// six; Jain's index of one deterministic run; the packet engine's
+// CUBIC, 0.231 fluid and 0.146 packet, where with tcpfluid's own constants the engines
+// agree, 0.220 and 0.240: the fluid CUBIC's HyStart leaves slow start at 202 packets
+// against the packet engine's 328, see docs/simulators.md); Jain's index of one
+// deterministic run; the packet engine's
 // FQ-CoDel queue). The test fails when a pair leaves tolerance and when one listed here
 // comes back within it, so that the list is always the truth.
 var scenarioGaps = []string{
@@ -30,8 +30,6 @@ var scenarioGaps = []string{
 	"modern-bufferbloat-fq_codel packet queue_delay_s bottleneck",
 	"modern-bbr-cubic-1bdp fluid loss_events bbr, flow 0",
 	"modern-bbr-cubic-deep fluid goodput_bps bbr, flow 0",
-	"modern-bbr-cubic-deep fluid loss_events bbr, flow 0",
-	"modern-bbr-cubic-deep fluid loss_events cubic@ns3, flow 1",
 	"modern-bbr-cubic-deep fluid jain all flows",
 	"modern-bbr-cubic-deep fluid mean_cwnd_pkts bbr, flow 0",
 	"modern-bbr-cubic-1bdp fluid goodput_bps cubic@ns3, flow 1",
