@@ -384,7 +384,7 @@ func (x *extension) pace(f *subflow, t float64, y []float64, w float64) {
 	f.countPackets(&o, y)
 	r := fx.pacer.PacingRate(law, o)
 	if fx.flight != nil && w > 0 {
-		f.rate = model.FlightLimitedRate(w, fx.flight.Flight(law, o), r, f.rtt) * f.wire
+		f.rate = model.FlightLimitedRate(w, fx.flight.Flight(law, o), r, fx.flight.FullRate(law, o), f.rtt) * f.wire
 		return
 	}
 	if r > 0 && !math.IsInf(r, 1) && r*f.wire < f.rate {

@@ -112,7 +112,28 @@ func (f *bbrFluid) Flight(x []float64, o Observation) float64 {
 // sendRate is the rate the flow sends at, packets/s, as the engine sends a paced law's
 // flow: the pacing rate while the flight leaves room in the window (FlightLimitedRate).
 func (f *bbrFluid) sendRate(x []float64, o Observation) float64 {
-	return FlightLimitedRate(x[0], f.Flight(x, o), f.pacingRate, ClockRTT(o))
+	return FlightLimitedRate(x[0], f.Flight(x, o), f.pacingRate, f.FullRate(x, o), ClockRTT(o))
+}
+
+// FullRate is the rate the flow sends at with its window full (FluidFlight). In Startup
+// it is the ACK clock: the packets delivered a base RTT ago, whose ACKs free the window
+// now, twice over while the window grows by what they acknowledge (bbr_set_cwnd), so that
+// in the first round trip, before any ACK, a full window sends nothing, as a packet
+// sender's does. At W/RTT from the start the fluid sent 65% more than its first window in
+// the first round trip, and its queue formed a round trip before the packet engine's.
+// From Drain on it is W/RTT, the rate of a window that has been full for a round trip:
+// the ACK clock read from the switches' history, a round's average, let ProbeBW's flights
+// overrun the window, and over 1 BDP the fluid overflowed the buffer three times as often
+// as the packet engine.
+func (f *bbrFluid) FullRate(x []float64, o Observation) float64 {
+	if f.fullBwReached {
+		return max(x[0], 0) / ClockRTT(o)
+	}
+	acks := f.past.slope(0, o.Now-MinimumRTT(o), o.Now, x[1])
+	if x[0] < f.maxCwnd && (x[0] < f.targetCwnd() || x[1] < bbrInitCwnd) {
+		return 2 * acks
+	}
+	return acks
 }
 
 // PacingRate is the current pacing rate, packets/s.

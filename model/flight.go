@@ -9,12 +9,12 @@ const FlightSlack = 0.05
 
 // FlightLimitedRate is the rate, packets/s, a paced sender sends at with window w and
 // flight packets (at most w) in flight at RTT rtt (s): its pacing rate while the window
-// has room, w/rtt once the flight fills it, and w/rtt plus the room left over FlightSlack
-// of the RTT between. A non-positive or infinite pacing rate leaves the window's rate.
-func FlightLimitedRate(w, flight, pacing, rtt float64) float64 {
-	r := max(w, 0) / rtt
+// has room, full once the flight fills it (the rate its ACKs free the window at, with the
+// window's growth), and full plus the room left over FlightSlack of the RTT between. A
+// non-positive or infinite pacing rate leaves the window's rate w/rtt.
+func FlightLimitedRate(w, flight, pacing, full, rtt float64) float64 {
 	if !(pacing > 0) || math.IsInf(pacing, 1) {
-		return r
+		return max(w, 0) / rtt
 	}
-	return min(pacing, r+max(w-flight, 0)/(FlightSlack*rtt))
+	return min(pacing, full+max(w-flight, 0)/(FlightSlack*rtt))
 }

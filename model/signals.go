@@ -108,6 +108,9 @@ type (
 		// counts, Observation.SentPkts and LeftPkts, say what has been sent and has left
 		// the path). Like Deriv it must not change the law.
 		Flight(x []float64, o Observation) float64
+		// FullRate is the rate, packets/s, the flow sends at while its flight fills its
+		// window: the rate its ACKs return at, and the window's growth.
+		FullRate(x []float64, o Observation) float64
 	}
 
 	// FluidECNReactor is the fluid face of an ECNReactor: the engine calls ECNReduce at a

@@ -17,7 +17,7 @@ var bbrVsCubic = filepath.Join(setDir, NS3, "fairness-friendliness-bbr-vs-cubic1
 // bbrShareGaps are the flows of TestBBRAgainstCUBICStoredNS3 whose fluid share is not
 // within 0.1 of ns-3's median today: none. Over seeds 1–5 (SACK, 50-byte headers, every
 // sender from a one-packet window) ns-3.37's TcpBbr takes 0.631 of the bottleneck from
-// TcpCubic at the median over 100–193 s, tcpfluid's fluid 0.664 (seed 1: 0.642) and its
+// TcpCubic at the median over 100–193 s, tcpfluid's fluid 0.662 (seed 1: 0.650) and its
 // packet engine 0.699 ± 0.018. Until 2026-12-05 ns-3's senders started from its default window of 10
 // packets: its BBR's Startup then overshot and timed out at 4.4 s, stayed in loss
 // recovery to 35 s (TcpBbr restores no saved window after a timeout) and took 0.566 at
