@@ -19,13 +19,7 @@ import (
 // deliveries of the same instant, it grew 2.8 times a round. The samples are paired by
 // their time (the packet engine's trace has no row at 0 s).
 func TestBBRStartupDoublesPerRound(t *testing.T) {
-	sc := &model.Scenario{
-		Name: "bbr-startup", DurationS: 1.0, SACK: true,
-		Links: []model.Link{{Name: "l", CapacityBps: 1e9, DelayS: 0.05, BufferBDP: 1}},
-		Paths: []model.Path{{Name: "p", Links: []string{"l"}}},
-		Flows: []model.Flow{{Name: "bbr", Algorithm: "bbr", Path: "p", WindowScaling: true, MSSBytes: 1460,
-			RwndBytes: 1 << 30, InitialCwnd: 10}},
-	}
+	sc := bbrAlone(1e9, 0.05, 1, 1.0)
 	fl := flowSamples(runFluid(t, sc, fluid.Settings{Seed: 1, Form: fluid.FormHybridRecovery, SACK: true, SampleS: 0.1}), 0)
 	pk := map[int]float64{} // window by tenth of a second
 	for _, s := range flowSamples(runPacket(t, sc, 0.1), 0) {
@@ -59,13 +53,7 @@ func TestBBRStartupDoublesPerRound(t *testing.T) {
 // start, the fluid sent 16.5 packets in its first round trip for a window of 10, and its
 // queue held 5 packets at 0.21 s, a round trip early. Within a quarter of the round trip.
 func TestBBRStartupQueueFormsWithPackets(t *testing.T) {
-	sc := &model.Scenario{
-		Name: "bbr-startup-queue", DurationS: 0.4, SACK: true,
-		Links: []model.Link{{Name: "l", CapacityBps: 100e6, DelayS: 0.02, BufferBDP: 10}},
-		Paths: []model.Path{{Name: "p", Links: []string{"l"}}},
-		Flows: []model.Flow{{Name: "bbr", Algorithm: "bbr", Path: "p", WindowScaling: true, MSSBytes: 1460,
-			RwndBytes: 1 << 30, InitialCwnd: 10}},
-	}
+	sc := bbrAlone(100e6, 0.02, 10, 0.4)
 	const sample = 0.005 // s
 	fl := linkSamples(runFluid(t, sc, fluid.Settings{Seed: 1, Form: fluid.FormHybridRecovery, SACK: true, SampleS: sample}), "l")
 	pk := linkSamples(runPacket(t, sc, sample), "l")
@@ -81,5 +69,17 @@ func TestBBRStartupQueueFormsWithPackets(t *testing.T) {
 	t.Logf("a queue of 5 packets: %.3f s (fluid), %.3f s (packet); of 200: %.3f s, %.3f s", f, p, reaches(fl, 200), reaches(pk, 200))
 	if math.Abs(f-p) > 0.010 {
 		t.Errorf("the queue holds 5 packets at %.3f s in the fluid, %.3f s in the packet engine: want within 10 ms", f, p)
+	}
+}
+
+// bbrAlone is one BBR flow from 10 packets on a link of capBps (bit/s) and delayS (s) one
+// way, with a buffer of bufferBDP BDPs, SACK, for durationS (s).
+func bbrAlone(capBps, delayS, bufferBDP, durationS float64) *model.Scenario {
+	return &model.Scenario{
+		Name: "bbr-alone", DurationS: durationS, SACK: true,
+		Links: []model.Link{{Name: "l", CapacityBps: capBps, DelayS: delayS, BufferBDP: bufferBDP}},
+		Paths: []model.Path{{Name: "p", Links: []string{"l"}}},
+		Flows: []model.Flow{{Name: "bbr", Algorithm: "bbr", Path: "p", WindowScaling: true, MSSBytes: 1460,
+			RwndBytes: 1 << 30, InitialCwnd: 10}},
 	}
 }
