@@ -129,7 +129,7 @@ func (f *bbrFluid) FullRate(x []float64, o Observation) float64 {
 	if f.fullBwReached {
 		return max(x[0], 0) / ClockRTT(o)
 	}
-	acks := f.past.slope(0, o.Now-MinimumRTT(o), o.Now, x[1])
+	acks := f.ackRate(x, o)
 	if x[0] < f.maxCwnd && (x[0] < f.targetCwnd() || x[1] < bbrInitCwnd) {
 		return 2 * acks
 	}

@@ -109,7 +109,8 @@ type (
 		// the path). Like Deriv it must not change the law.
 		Flight(x []float64, o Observation) float64
 		// FullRate is the rate, packets/s, the flow sends at while its flight fills its
-		// window: the rate its ACKs return at, and the window's growth.
+		// window: the rate its ACKs return at, and the window's growth. Like Deriv it must
+		// not change the law.
 		FullRate(x []float64, o Observation) float64
 	}
 
