@@ -41,8 +41,9 @@ import (
 // Fluid face (bbrfluid.go), x = [W, D, S] with W the cwnd, D the packets delivered (dD/dt
 // = Observation.DeliveryRate) and S the packets sent, after the structure of the fluid
 // model of Scherrer, Legner, Perrig & Schmid (IMC 2022, BBRv1): the flow sends at
-// its pacing rate while its flight leaves room in its window, W/RTT once it fills it
-// (FluidPacer, FluidFlight), its derivatives are wall-clock time, and its model
+// its pacing rate while its flight leaves room in its window, at its full-window rate once
+// it fills it — in Startup the rate its ACKs return at, with the window's growth; W/RTT from
+// Drain on (FluidPacer, FluidFlight), its derivatives are wall-clock time, and its model
 // changes at located events. Delivery-rate samples go into the 10-round max filter at each
 // round's end (the packets delivered over the round, which lasts the RTT at its start) and
 // when the flight sent up to a gain-cycle phase's end has reached the receiver (the

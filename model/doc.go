@@ -51,7 +51,8 @@
 // (per-ACK delivery-rate samples, RateSample), Pacer and FluidPacer (a pacing rate; the
 // fluid face of a paced law is written in wall-clock time and reads
 // Observation.DeliveryRate), FluidFlight (a paced law's flight, so that it sends at its
-// pacing rate while its window has room), ECNReactor and FluidECNReactor (the reduction at an
+// pacing rate while its window has room, and its rate once the window is full),
+// ECNReactor and FluidECNReactor (the reduction at an
 // ECN-Echo; the fluid face may read Observation.MarkFrac), and ECNCapable (an algorithm
 // whose flows always set ECT). aqm.go adds the queue kinds codel, fq_codel and pie and ECN
 // marking (Link.ECN, Link.MarkThresholdPkts for DCTCP's step); Flow.ECN makes any sender

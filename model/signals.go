@@ -102,7 +102,7 @@ type (
 	// packet sender has unacknowledged, not its rate: a paced sender whose flight is below
 	// its window sends at its pacing rate even where the window over the RTT now, inflated
 	// by a queue its probe builds, is less. The engine then sends at the pacing rate, less
-	// as the flight nears the window, down to window/RTT when it is there (FlightSlack).
+	// as the flight nears the window, down to its FullRate when it is there (FlightSlack).
 	FluidFlight interface {
 		// Flight is the packets in flight at state x, at most the window (the engine's
 		// counts, Observation.SentPkts and LeftPkts, say what has been sent and has left
