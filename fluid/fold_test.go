@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -208,22 +209,31 @@ func BenchmarkFluid1000FlowsLayouts(b *testing.B) {
 
 // Validating a dumbbell and folding its flows costs time linear in the flows: ten times
 // the flows take under 30 times as long (a quadratic pass, as name lookups by scanning
-// were, takes 100 times; a ratio, unlike a wall time, holds on a loaded machine).
+// were, takes 100 times). A ratio, unlike a wall time, holds on a loaded machine; each
+// size's cost is its fastest of three runs, each after a collection, so a preemption or a
+// collection left by another test cannot stretch one side of it.
 func TestFluidFoldLinear(t *testing.T) {
 	cost := func(n int) time.Duration {
-		sc := dumbbell(n, "access", false, model.DropSynchronized, 1e9, 1)
-		t0 := time.Now()
-		if err := sc.Validate(); err != nil {
-			t.Fatal(err)
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
+			sc := dumbbell(n, "access", false, model.DropSynchronized, 1e9, 1)
+			runtime.GC()
+			t0 := time.Now()
+			if err := sc.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if got := countClasses(fluid.Classes(sc, fluid.Settings{})); got != 1 {
+				t.Fatalf("%d flows fold into %d classes, want 1", n, got)
+			}
+			best = min(best, time.Since(t0))
 		}
-		if got := countClasses(fluid.Classes(sc, fluid.Settings{})); got != 1 {
-			t.Fatalf("%d flows fold into %d classes, want 1", n, got)
-		}
-		return time.Since(t0)
+		return best
 	}
 	cost(200) // warm up
 	small, large := cost(2000), cost(20000)
-	if r := float64(large) / float64(small); r > 30 {
+	r := float64(large) / float64(small)
+	t.Logf("2000 flows in %v, 20,000 in %v: %.1f times as long", small, large, r)
+	if r > 30 {
 		t.Errorf("2000 flows in %v, 20,000 in %v: %.0f times as long, want under 30 (linear: 10)", small, large, r)
 	}
 }
