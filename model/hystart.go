@@ -6,9 +6,11 @@ import "math"
 // (HyStart true, HyStartDetect BOTH): slow start ends, with ssthresh set to the window,
 // when a round's ACKs arrive as one train — each within HyStartAckDelta of the last —
 // for longer than the least RTT seen (the flow fills the pipe), or when the least of a
-// round's first HyStartMinSamples RTT samples exceeds the least RTT seen by that RTT
-// clamped to [HyStartDelayMin, HyStartDelayMax] (ns-3 clamps the least RTT itself, where
-// Linux takes an eighth of it). It watches windows of HyStartLowWindow packets and more.
+// round's first HyStartMinSamples RTTs exceeds the least RTT seen by that RTT clamped to
+// [HyStartDelayMin, HyStartDelayMax] (ns-3 clamps the least RTT itself, where Linux takes
+// an eighth of it). The RTTs are the smoothed RTT after each sample, which is what ns-3
+// hands TcpCubic::PktsAcked (Linux hands the sample): at a round's first ACKs it still
+// holds the previous round's, so behind a rising queue the delay test comes a round late. It watches windows of HyStartLowWindow packets and more.
 // ns-3 ends a round at the ACK of the highest sequence sent when it began: in slow start,
 // once the window of its start has been acknowledged, which is how the event face counts
 // it. A timeout forgets the least RTT and the exit (ns-3 CubicReset at CA_LOSS).
@@ -20,7 +22,8 @@ import "math"
 // ends slow start there: where its RTT exceeds the least by the lesser of the two tests'
 // margins (fluidGuard).
 type hystart struct {
-	delayMin   float64 // least RTT sample since the last timeout, s; +Inf for none
+	srtt       float64 // the smoothed RTT ns-3 hands its congestion control, s; 0 before any sample
+	delayMin   float64 // least smoothed RTT since the last timeout, s; +Inf for none
 	found      bool
 	roundStart float64 // s
 	roundLeft  float64 // packets of the round still to be acknowledged
@@ -50,7 +53,8 @@ func (h *hystart) onAck(cwnd, ssthresh, acked float64, o Observation) bool {
 	}
 	h.roundLeft -= acked
 	if o.RTT > 0 {
-		h.delayMin = min(h.delayMin, o.RTT)
+		h.smooth(o.RTT)
+		h.delayMin = min(h.delayMin, h.srtt)
 	}
 	if h.found || cwnd < hystartLowWindow || cwnd > ssthresh || math.IsInf(h.delayMin, 1) {
 		return false
@@ -63,12 +67,23 @@ func (h *hystart) onAck(cwnd, ssthresh, acked float64, o Observation) bool {
 	}
 	switch {
 	case h.samples < hystartMinSamples:
-		h.currRTT = min(h.currRTT, o.RTT)
+		h.currRTT = min(h.currRTT, h.srtt)
 		h.samples++
 	case h.currRTT > h.delayMin+hystartThresh(h.delayMin):
 		h.found = true
 	}
 	return h.found
+}
+
+// smooth takes an RTT sample into the smoothed RTT as ns-3's RttMeanDeviation does (RFC
+// 6298's α = 1/8, the first sample taken whole): TcpSocketBase::EstimateRtt hands
+// m_rtt->GetEstimate(), not the sample, to PktsAcked as m_lastRtt.
+func (h *hystart) smooth(rtt float64) {
+	if h.srtt == 0 {
+		h.srtt = rtt
+		return
+	}
+	h.srtt += (rtt - h.srtt) / 8
 }
 
 // hystartThresh is ns-3's HystartDelayThresh: the least RTT clamped to its bounds.
@@ -86,5 +101,5 @@ func (h *hystart) fluidGuard(w float64, o Observation) float64 {
 	return (o.RTT - o.BaseRTT - min(o.BaseRTT, hystartDelayMax)) / o.BaseRTT
 }
 
-// timeout forgets the least RTT and the exit.
-func (h *hystart) timeout() { *h = newHystart() }
+// timeout forgets the least RTT and the exit; the socket keeps its smoothed RTT.
+func (h *hystart) timeout() { *h = hystart{srtt: h.srtt, delayMin: math.Inf(1)} }

@@ -46,43 +46,42 @@ func TestHystartAckTrain(t *testing.T) {
 	}
 }
 
-// HyStart's delay test: ACKs 3 ms apart never make a train; once the RTT of a round's
-// first eight samples exceeds the least (100 ms) by the least itself, slow start ends in
-// that round, at its ninth ACK. A timeout forgets the exit, and the slow start after it
-// finds its own.
+// HyStart's delay test on ns-3's smoothed RTT (α = 1/8 a sample): ACKs 3 ms apart never
+// make a train. The samples rise from 100 to 250 ms at ACK 200; the fifth round (16, 32,
+// 64, 128 packets) begins at ACK 240, where the smoothed RTT is within 1 ms of 250 and the
+// least of its first eight exceeds the least (100 ms) by more than the least itself: slow
+// start ends at its ninth ACK. A timeout forgets the exit and the least RTT, and the slow
+// start after it finds its own.
 func TestHystartDelay(t *testing.T) {
 	a, err := model.New("cubic@ns3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := a.NewEvent(model.FlowConfig{InitialCwnd: 16, MSSBytes: 1460})
-	const rise = 200 // the RTT doubles and a little more from the 200th ACK on
-	rtt := func(k int) float64 {
-		if k >= rise {
-			return 0.201
+	step := func(at int) func(k int) float64 {
+		return func(k int) float64 {
+			if k >= at {
+				return 0.25
+			}
+			return 0.1
 		}
-		return 0.1
 	}
-	// Rounds of 16, 32, 64, 128 packets: the fifth begins at ACK 240, after the rise.
-	w, k := ackSlowStart(t, e, 3e-3, rtt, 1e4)
+	w, k := ackSlowStart(t, e, 3e-3, step(200), 1e4)
 	if k != 240+8 || w != 16+248 {
 		t.Errorf("left slow start at ACK %d with %v packets, want ACK 248 with 264", k, w)
 	}
-	e.OnTimeout(model.Observation{Now: 10, RTT: 0.2, BaseRTT: 0.1})
+	e.OnTimeout(model.Observation{Now: 10, RTT: 0.25, BaseRTT: 0.1})
 	if want := 0.7 * 264; e.Cwnd() != 1 || math.Abs(e.Ssthresh()-want) > 0.1 { // the exit ACK added 1/CntClamp
 		t.Fatalf("timeout left %v packets and ssthresh %v, want 1 and β·264 = %v", e.Cwnd(), e.Ssthresh(), want)
 	}
-	// From one packet, rounds of 1, 2, …, 64 packets begin at ACKs 0, 1, 3, …, 63; the RTT
-	// doubles at ACK 40, inside the round of 32, whose first samples came before. The round
-	// of 64 finds it at its ninth ACK, 72 packets, short of ssthresh.
-	w, k = ackSlowStart(t, e, 3e-3, func(k int) float64 {
-		if k >= 40 {
-			return 0.201
-		}
-		return 0.1
-	}, 1e4)
-	if k != 63+8 || w != 72 {
-		t.Errorf("after the timeout: left slow start at ACK %d with %v packets, want ACK 71 with 72", k, w)
+	// From one packet, rounds of 1, 2, …, 64, 128 packets begin at ACKs 0, 1, 3, …, 63,
+	// 127. The samples rise at ACK 60, three before the round of 64: the raw samples of its
+	// first eight ACKs are all 250 ms (a test on them ends slow start at ACK 71), but the
+	// smoothed RTT has come only 1 − (7/8)⁴ of the way, to 162 ms, short of twice the least
+	// (100.05 ms). The round of 128 finds it at its ninth ACK, 136 packets, short of ssthresh.
+	w, k = ackSlowStart(t, e, 3e-3, step(60), 1e4)
+	if k != 127+8 || w != 136 {
+		t.Errorf("after the timeout: left slow start at ACK %d with %v packets, want ACK 135 with 136", k, w)
 	}
 }
 

@@ -18,11 +18,10 @@ import (
 // CUBIC 27 times against 18, and the fluid's CUBIC window is 21% below ns-3's where the
 // packet engine's is 10% below, one run of a share that turns on the phase of CUBIC's
 // start against BBR's gain cycle; over 10 BDPs the fluid's BBR takes 0.265 of the link
-// where ns-3's takes 0.163 and the packet engine's 0.173 (over five start offsets of
-// CUBIC, 0.221 fluid and 0.146 packet, where with tcpfluid's own constants the engines
-// agree, 0.224 and 0.240: the fluid CUBIC's HyStart leaves slow start at 265 packets
-// against the packet engine's 328, see docs/simulators.md); Jain's index of one
-// deterministic run; the packet engine's
+// and the packet engine's 0.138 where ns-3's takes 0.163 at the top of its own 0.101–0.163
+// over CUBIC's five starts (on their mean, 0.221, 0.139 and 0.138: TestBBRCubicStartsNS3;
+// the fluid CUBIC's slow start behind BBR's fresh queue, see docs/simulators.md); Jain's
+// index of one deterministic run; the packet engine's
 // FQ-CoDel queue). The test fails when a pair leaves tolerance and when one listed here
 // comes back within it, so that the list is always the truth.
 var scenarioGaps = []string{
@@ -32,6 +31,7 @@ var scenarioGaps = []string{
 	"modern-bbr-cubic-deep fluid goodput_bps bbr, flow 0",
 	"modern-bbr-cubic-deep fluid jain all flows",
 	"modern-bbr-cubic-deep fluid mean_cwnd_pkts bbr, flow 0",
+	"modern-bbr-cubic-deep packet goodput_bps bbr, flow 0",
 	"modern-bbr-cubic-1bdp fluid goodput_bps cubic@ns3, flow 1",
 	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts cubic@ns3, flow 1",
 	"modern-bbr-cubic-1bdp fluid mean_cwnd_pkts bbr, flow 0",
@@ -91,6 +91,9 @@ func TestScenarioStoredNS3(t *testing.T) {
 		}
 		row := f.Report.Rows[0]
 		name := strings.TrimPrefix(row.Experiment, "scenario-")
+		if filepath.Base(f.Path) != row.Experiment+".json" {
+			continue // the built-in with its flows moved (TestBBRCubicStartsNS3)
+		}
 		var ns3 []*ScenarioStats
 		for _, m := range row.NS3 {
 			ns3 = append(ns3, m.Scenario)

@@ -4,19 +4,20 @@
 # process at a time (one core). Existing files are kept, so an interrupted run resumes:
 # FORCE=1 re-runs everything. STAGES limits the stages (default: all, in this order):
 #   ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4
-#   ns3-p1e-5 ns3-converge ns3-slow ns3-bbr ns3-scenario
+#   ns3-p1e-5 ns3-converge ns3-slow ns3-bbr ns3-scenario ns3-offsets
 # (ns2-response: p = 1e-2 to 1e-4; ns3-response: 1e-2 and 1e-3).
 # Needs: apt-get install ns2 libns3-dev g++. Times on one core of the 2-core reference
 # machine (shared, nice 5): ns2-response 25 min, ns2-converge 5, ns2-p1e-5 15,
 # ns3-response 10, ns2-fairness 30, ns2-p1e-6 45, ns3-p1e-4 10, ns3-p1e-5 30, ns3-converge 10, ns3-slow 30,
-# ns3-bbr 70, ns3-scenario 15 (the modern built-ins, 0.5 to 2 s of wall time per simulated s).
+# ns3-bbr 70, ns3-scenario 15 (the modern built-ins, 0.5 to 2 s of wall time per simulated s),
+# ns3-offsets 20.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=testdata/reference
 mkdir -p "$out/ns2" "$out/ns3"
 bin=$(mktemp -d)/tcpfluid
 go build -o "$bin" ./cmd/tcpfluid
-STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-p1e-5 ns3-converge ns3-slow ns3-bbr ns3-scenario"}
+STAGES=${STAGES:-"ns2-response ns2-converge ns3-response ns2-fairness ns2-p1e-5 ns2-p1e-6 ns3-p1e-4 ns3-p1e-5 ns3-converge ns3-slow ns3-bbr ns3-scenario ns3-offsets"}
 
 run() { # run FILE ARGS...: one reference command into FILE, unless it exists
   local file=$1; shift
@@ -107,6 +108,19 @@ if has ns3-scenario; then
   for b in modern-dctcp-2 modern-dctcp-10 modern-bufferbloat-droptail modern-bufferbloat-codel modern-bufferbloat-pie \
     modern-bufferbloat-fq_codel modern-bbr-random-loss modern-bbr-cubic-shallow modern-bbr-cubic-1bdp modern-bbr-cubic-deep; do
     run "$out/ns3/scenario-$b.json" --sim ns3 --experiment scenario --builtin "$b"
+  done
+fi
+if has ns3-offsets; then
+  # BBR against CUBIC on the three buffers with CUBIC starting 20, 40, 60 and 80 ms after
+  # BBR (ns3-scenario ran the built-ins' 100 ms): a share turns on the phase of CUBIC's
+  # start against BBR's gain cycle, so the engines are judged on the mean of the five.
+  yaml=$(mktemp -d)
+  for b in modern-bbr-cubic-shallow modern-bbr-cubic-1bdp modern-bbr-cubic-deep; do
+    for ms in 20 40 60 80; do
+      "$bin" scenario show "$b" | sed "s/^    start: 100ms$/    start: ${ms}ms/" > "$yaml/$b.yaml"
+      grep -q "^    start: ${ms}ms$" "$yaml/$b.yaml" || { echo "$b: no CUBIC start of 100ms to move"; exit 1; }
+      run "$out/ns3/scenario-$b-cubic-at-${ms}ms.json" --sim ns3 --experiment scenario --scenario "$yaml/$b.yaml"
+    done
   done
 fi
 echo "reference set in $out"
