@@ -18,9 +18,10 @@ import "math"
 // The train is a round's ACKs, spaced by the bottleneck's service of the flow's packets:
 // it outlasts the least RTT once the round's window takes longer than that to serve, when
 // the window has grown to twice the flow's pipe and the queue holds as much again as the
-// pipe — as the delay test finds the RTT doubled. The fluid face, whose ACKs come evenly,
-// ends slow start there: where its RTT exceeds the least by the lesser of the two tests'
-// margins (fluidGuard).
+// pipe — as the delay test finds the RTT doubled. The fluid face, whose ACKs come evenly
+// (so that its smoothed RTT is its RTT, and no round starts on the stale one of a burst
+// before), ends slow start there: where its RTT exceeds the least by the lesser of the two
+// tests' margins (fluidGuard).
 type hystart struct {
 	srtt       float64 // the smoothed RTT ns-3 hands its congestion control, s; 0 before any sample
 	delayMin   float64 // least smoothed RTT since the last timeout, s; +Inf for none
