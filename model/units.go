@@ -233,13 +233,18 @@ const (
 
 // requireUnit refuses a bare number other than zero (the same in every unit): where a
 // reader could take "100" for milliseconds as easily as for seconds, the unit must be said.
-func requireUnit(kind, s, units, example string) error {
+// The error shows the number with each of the example units.
+func requireUnit(kind, s, units string, examples ...string) error {
 	v, unit, err := splitQuantity(s)
 	if err != nil || unit != "" || v == 0 {
 		return nil // the parser reports malformed input; units and zero are fine
 	}
+	forms := make([]string, len(examples))
+	for i, u := range examples {
+		forms[i] = strings.TrimSpace(s) + u
+	}
 	return &UnitError{Kind: kind, Input: s, Cause: "no unit",
-		Forms: fmt.Sprintf("one of %s, such as %s%s", units, strings.TrimSpace(s), example)}
+		Forms: fmt.Sprintf("one of %s, such as %s", units, strings.Join(forms, " or "))}
 }
 
 // ParseRateUnit is ParseRate for input that must carry its unit (command-line flags): a
@@ -254,7 +259,7 @@ func ParseRateUnit(s string) (float64, error) {
 // ParseDurationUnit is ParseDuration for input that must carry its unit: "100" is an
 // error (100 s or 100 ms?), "100ms" and "0" are not.
 func ParseDurationUnit(s string) (float64, error) {
-	if err := requireUnit("duration", s, durationUnits, "ms"); err != nil {
+	if err := requireUnit("duration", s, durationUnits, "s", "ms"); err != nil {
 		return 0, err
 	}
 	return ParseDuration(s)

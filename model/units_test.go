@@ -278,7 +278,7 @@ func TestParseWithUnit(t *testing.T) {
 		{"duration ms", model.ParseDurationUnit, "100ms", 0.1, ""},
 		{"duration zero", model.ParseDurationUnit, "0", 0, ""},
 		{"duration bare", model.ParseDurationUnit, "100", 0, "ns, us, ms, s, min, h"},
-		{"duration bare exponent", model.ParseDurationUnit, "1e-3", 0, "such as 1e-3ms"},
+		{"duration bare exponent", model.ParseDurationUnit, "1e-3", 0, "such as 1e-3s or 1e-3ms"},
 		{"rate Gbps", model.ParseRateUnit, "1Gbps", 1e9, ""},
 		{"rate bare", model.ParseRateUnit, "1e8", 0, "Mbps"},
 		{"size B", model.ParseSizeUnit, "1460B", 1460, ""},
