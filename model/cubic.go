@@ -51,7 +51,7 @@ func init() {
 			Switch(&a.p.friendly, "reno_friendly", 1, "RFC 9438 §4.3",
 				"1: use the Reno-friendly estimate W_est where it exceeds the cubic curve"),
 			Switch(&a.p.hystart, "hystart", 0, "ns-3.37 TcpCubic HyStart (1, its default); RFC 9438 and Linux 2.6.2x as ns-2.35 runs it (0)",
-				"1: hybrid slow start ends slow start when a round's ACK train outlasts the least RTT or its RTT rises (hystart.go)"),
+				"1: hybrid slow start ends slow start when a round's ACK train outlasts the least RTT or its smoothed RTT rises (hystart.go)"),
 			Real(&a.p.cntClamp, "cnt_clamp", 0, "ACKs", 0, 1000, "RFC 9438 (0: none); Linux 2.6.2x tcp_cubic.c cnt = 50 while loss_cwnd = 0; ns-3.37 TcpCubic CntClamp 20 while m_lastMaxCwnd = 0",
 				"> 0: until the first loss (and after a timeout with timeout_reset) the window grows by at least one packet per this many ACKs"),
 			Switch(&a.p.cntForced, "cnt_forced", 0, "ns-3.37 TcpCubic min(cnt, CntClamp) (0); Linux 2.6.2x tcp_cubic.c cnt = 50 outright (1)",
