@@ -10,7 +10,8 @@ import "math"
 // [HyStartDelayMin, HyStartDelayMax] (ns-3 clamps the least RTT itself, where Linux takes
 // an eighth of it). The RTTs are the smoothed RTT after each sample, which is what ns-3
 // hands TcpCubic::PktsAcked (Linux hands the sample): at a round's first ACKs it still
-// holds the previous round's, so behind a rising queue the delay test comes a round late. It watches windows of HyStartLowWindow packets and more.
+// holds the previous round's, so behind a rising queue the delay test comes a round late.
+// It watches windows of HyStartLowWindow packets and more.
 // ns-3 ends a round at the ACK of the highest sequence sent when it began: in slow start,
 // once the window of its start has been acknowledged, which is how the event face counts
 // it. A timeout forgets the least RTT and the exit (ns-3 CubicReset at CA_LOSS).
