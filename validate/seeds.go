@@ -39,7 +39,7 @@ func Seeds(ctx context.Context, sc *model.Scenario, seeds []uint64) (*Report, er
 	}
 	first := runs[0]
 	v := &Report{Scenario: first.Scenario, Form: first.Form, DropRule: first.DropRule, Seed: seeds[0], Seeds: seeds, OK: true,
-		Headline: first.Headline, SACK: first.SACK, sackWhy: first.sackWhy, JitterS: first.JitterS, Groups: first.Groups,
+		Headline: first.Headline, SACK: first.SACK, sackWhy: first.sackWhy, JitterS: first.JitterS, jitterNote: first.jitterNote, Groups: first.Groups,
 		Fluid: first.Fluid, Packet: first.Packet}
 	fls, pks := make([]*model.Result, len(runs)), make([]*model.Result, len(runs))
 	for k, r := range runs {

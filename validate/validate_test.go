@@ -428,3 +428,42 @@ func TestNotesSayWhySACK(t *testing.T) {
 		t.Errorf("notes %q", v.Notes)
 	}
 }
+
+// Under the proportional rule the packet senders' jitter spans two packet times at the
+// slowest link for each packet an ACK releases: seed 001's receivers delay their ACKs,
+// so its senders get four (0.467 ms at 100 Mb/s: two, 0.234 ms, left its LIA subflow on
+// path 2 with 3.55 Mb/s over seeds 1–5 against 8.29 with four, phaseJitter); a
+// scenario's larger send_jitter stands.
+func TestPhaseJitter(t *testing.T) {
+	packetTime := 1460 * 8 / 100e6
+	for _, c := range []struct {
+		builtin     string
+		delayedAck  bool
+		sendJitterS float64
+		want        float64
+	}{
+		{"seed001-mptcp", true, 0, 4 * packetTime},
+		{"seed001-mptcp", false, 0, 2 * packetTime},
+		{"seed001-mptcp", true, 1e-3, 1e-3},
+		{"modern-bufferbloat-pie", false, 0, 2 * packetTime},
+	} {
+		sc, err := model.Builtin(c.builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range sc.Flows {
+			sc.Flows[i].DelayedAck = c.delayedAck
+		}
+		sc.SendJitterS, sc.DurationS = c.sendJitterS, 2 // the settings, not the run, are under test
+		v, err := Scenario(t.Context(), sc, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(v.JitterS-c.want) > 1e-12 {
+			t.Errorf("%s, delayed ACKs %v, send_jitter %g s: jitter %g s, want %g", c.builtin, c.delayedAck, c.sendJitterS, v.JitterS, c.want)
+		}
+		if !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, fmt.Sprintf("U(0, %.3g ms)", 1e3*c.want)) }) {
+			t.Errorf("%s: no note of the %.3g ms jitter: %q", c.builtin, 1e3*c.want, v.Notes)
+		}
+	}
+}

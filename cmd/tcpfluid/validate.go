@@ -52,7 +52,7 @@ func validateCommand() *cli.Command {
 			"trip apart) are judged by their group's mean and Jain's index, not one by one: which of them a drop " +
 			"falls on is chance. Flows that share no link run one group at " +
 			"a time, so that both engines draw the same random losses; under the proportional drop rule the " +
-			"packet senders get two packet times of jitter against drop-tail phase effects. The fluid runs " +
+			"packet senders get two packet times of jitter (four behind delayed ACKs) against drop-tail phase effects. The fluid runs " +
 			"in its hybrid-recovery form, which counts as a packet sender does: the window holds still for " +
 			"one round trip after each loss (fast recovery), ⌊W⌋ packets are in flight, and per-ACK " +
 			"increases take the window reached in the round. Where drop-tail phase decides which overflow " +
