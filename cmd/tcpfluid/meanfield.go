@@ -179,7 +179,7 @@ func stabilityGrid(flag, s string, parse func(string) (float64, error), unit str
 			return nil, bad("%v", problem(err))
 		}
 		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, bad("%v, want a finite value > 0", v)
+			return nil, bad("%s, want a finite value > 0", strings.TrimSpace(item))
 		}
 		vals = append(vals, v)
 	}
