@@ -159,7 +159,7 @@ var knownGaps = map[string]map[string]string{
 		"goodput_bps flow 0":                   "idem",
 	},
 	"seed000-colo-gamma": {
-		"mean_cwnd_pkts flow 0":            "the 10 s are the overshoot and the recovery from it. Both engines drop alike in the overshoot (2806 against 2776 packets) and time out once, but the packet sender's recovery delivers until 4.2 s and times out at 4.62 s (12,799 packets delivered), the fluid's until 3.9 s with its timeout at 4.10 s (11,185); the go-back-N rebuild after it grows by 1 + h a round trip (gobackn.go), through h = 0.35 where the packet sender has 0.42, and reaches the ssthresh 0.5 s later: the fluid fills 0.26 of its path against 0.31",
+		"mean_cwnd_pkts flow 0":            "the 10 s are the overshoot and the recovery from it. Both engines drop alike in the overshoot (2806 against 2776 packets) and time out once, but the packet sender's recovery delivers until 4.2 s and times out at 4.62 s (12,799 packets delivered), the fluid's until 3.9 s with its timeout at 4.10 s (11,185); the go-back-N rebuild after it grows by 1 + h a round trip (gobackn.go) with the span's mean h = 0.41, where the packet sender's span starts with every other packet lost (h = 0.48, ×1.5 a round trip), and reaches the ssthresh 0.5 s later: the fluid fills 0.26 of its path against 0.31. The fluid's timer lacks RFC 6298's G = 10 ms, which the packet sender's has (with it the fluid would time out at 4.57 s, but its slower rebuild then costs more: 0.25), and it sends none of the 300 new packets the packet sender's inflated window lets out in the recovery's first round trip",
 		"mean_throughput_bps flow 0":       "idem",
 		"utilisation link colo-access-in":  "idem",
 		"utilisation link colo-bottleneck": "idem",
