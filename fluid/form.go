@@ -83,7 +83,8 @@ func (fm form) resumesAt(f *subflow) float64 {
 // clock. queued reports whether a queue on the path is busy or full.
 //
 // In a go-back-N rebuild the law hears only a fraction of the ACKs (goBackN.heard), and a
-// round's heard ACKs compound as the others do. A sender whose sends wait a random time
+// round's heard ACKs compound as the others do; in slow start on a free path the window
+// follows the rebuild's rounds instead (gobackn.go). A sender whose sends wait a random time
 // counts only the fraction counted of its ACKs (countedFraction, sendjitter.go): the
 // others add nothing.
 func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bool, counted float64) float64 {
@@ -95,6 +96,9 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	d, dw := f.ackIncrement(x, o), dx[f.sub]
 	if !(d > 0) || !(dw > 0) {
 		return heard * plain
+	}
+	if h := f.gbn.holeFrac; f.gbn.on && !queued && d >= 1 && h > 0 {
+		return math.Log1p(h) * (x[f.sub] - 1 + 1/h) / (f.rtt * dw) // goBackN.rounds
 	}
 	acks := counted * f.acked / (f.wire * f.mult) // packets acknowledged and counted per second, per member of a class
 	if queued {

@@ -16,12 +16,20 @@ import (
 // last hole jumps to the next, 1/h − 1 packets past the round's on average, and the sender
 // skips them: a round covers W − 1 + 1/h packets of the span, and the rebuild ends when
 // the packets sent plus (1/h − 1) a round trip reach the span. Slow start grows by the
-// factor 1 + h a round trip instead of 2 (seed 000's slow start: h ≈ 0.43, and the packet
-// sender's window goes 1, 2, 3, 5, 8, 13, 20, …), and after a timeout with a few holes in a
-// large window by about one packet a round until the span is covered. The heard fraction and
-// the coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
+// factor 1 + h a round trip instead of 2, and after a timeout with a few holes in a large
+// window by about one packet a round until the span is covered. The heard fraction and the
+// coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
 // round trip from h = 0.01 to 0.6. In the counted form only: the hybrid form keeps the
 // textbook sawtooth.
+//
+// The rounds from the timeout's one packet (rounds): each new ACK releases one packet more
+// than it acknowledges, the window sliding past the packets it covers and growing by one,
+// so a round's new ACKs grow by 1 + h from the first one and the window after r round
+// trips is 1 + ((1 + h)^r − 1)/h (seed 000's slow start, h ≈ 0.43: 1, 2, 3.4, 5.5, 8.4,
+// 12.5, the packet sender's 1, 2, 3, 5, 8, 13; 1, 2, 4, 7, 11, 16 in seed000-colo-gamma,
+// whose span starts with every other packet lost). On a free path the counted form's slow
+// start integrates that recurrence, W' = ln(1 + h)·(W − 1 + 1/h)/RTT (form.clock); the
+// fraction heard, which starts at one, took two round trips to reach two packets.
 
 // goBackN is a subflow's go-back-N rebuild, and what its latest loss event left for one.
 type goBackN struct {

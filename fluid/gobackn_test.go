@@ -58,3 +58,35 @@ func TestFluidGoBackNAfterTimeout(t *testing.T) {
 		t.Errorf("congestion avoidance from 13 to 15 s grows by %.3f packets a round trip, want 1 ± 5%% once the span is resent", slope)
 	}
 }
+
+// The rebuild's first round trips, on the same path: the timeout resends the first hole,
+// and each new ACK releases one packet more than it acknowledges, so the new ACKs grow by
+// 1 + h a round from one and the window after r rounds is 1 + ((1 + h)^r − 1)/h — 2,
+// 3.4, 5.4, 8.2 at h = 0.43, where doubling would give 2, 4, 8, 16. ns-2's and the packet
+// engine's go-back-N count so (seed000-colo-gamma, traced: 1, 2, 3, 4, 5, 9, 12 new ACKs
+// a round). The tolerance, 3%, is the trace's 10 ms sampling of a window growing by
+// ln(1 + h) a round trip, and the loss rate the fluid's h takes less the holes NewReno
+// repaired before its timer fired.
+func TestFluidGoBackNRounds(t *testing.T) {
+	const rtt = 0.24
+	sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, 8)
+	res := runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.01, RecordLosses: true})
+	if len(res.Losses) != 2 || res.Flows[0].Timeouts != 1 {
+		t.Fatalf("test premise: %d loss events, %d timeouts, want the overflow and its timeout", len(res.Losses), res.Flows[0].Timeouts)
+	}
+	h := res.Flows[0].DroppedPkts / res.Losses[0].CwndPkts
+	timeout := res.Losses[1].TS
+	for r := 1; r <= 6; r++ {
+		var got float64
+		for _, s := range res.Trace {
+			if s.Link == "" && s.TS >= timeout+float64(r)*rtt {
+				got = s.CwndPkts
+				break
+			}
+		}
+		want := 1 + (math.Pow(1+h, float64(r))-1)/h
+		if math.Abs(got/want-1) > 0.03 {
+			t.Errorf("%d round trips after the timeout: window %.2f packets, want 1 + ((1 + h)^r − 1)/h = %.2f ± 3%% (h = %.3f)", r, got, want, h)
+		}
+	}
+}
