@@ -100,7 +100,7 @@ func seed000ColoGamma() *Scenario {
 			"The exponential part ends at ssthresh/2 = 1.75 BDP with 0.75 BDP queued; the concave part grows by (baseRTT/RTT)^γ per " +
 			"packet acknowledged while the queue fills to the overflow at 2 BDP and during the round trip the loss takes to be seen, " +
 			"so a larger γ brakes harder and loses fewer packets: first_loss_drops_pkts falls as γ rises. The packet engine shows it " +
-			"in full (3081 packets at γ 0.5 to 1253 at γ 3), the fluid engine less steeply (2726 to 1620); in both the brake is the " +
+			"in full (3081 packets at γ 0.5 to 1253 at γ 3), the fluid engine less steeply (2745 to 1768); in both the brake is the " +
 			"queue the sender's RTT samples report, the one its packets met, a round trip behind the queue of now. peak_queue_pkts is the buffer at every γ (each overflows), and time_to_90pct_s does not move (2.76 s fluid, " +
 			"3.0 s packet): the link is filled before any queue forms, where (baseRTT/RTT)^γ = 1 for every γ.",
 		DurationS: 10,
