@@ -20,13 +20,7 @@ import (
 // round trips.
 func TestFluidGoBackNAfterTimeout(t *testing.T) {
 	const rtt = 0.24
-	sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, 16)
-	res := runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.01, RecordLosses: true})
-	if len(res.Losses) != 2 || res.Flows[0].Timeouts != 1 {
-		t.Fatalf("test premise: %d loss events, %d timeouts, want the overflow and its timeout", len(res.Losses), res.Flows[0].Timeouts)
-	}
-	h := res.Flows[0].DroppedPkts / res.Losses[0].CwndPkts
-	timeout := res.Losses[1].TS
+	res, h, timeout := goBackNRun(t, 16)
 	var from, to model.Sample
 	for _, s := range res.Trace {
 		if s.Link != "" || s.TS <= timeout {
@@ -69,13 +63,7 @@ func TestFluidGoBackNAfterTimeout(t *testing.T) {
 // repaired before its timer fired.
 func TestFluidGoBackNRounds(t *testing.T) {
 	const rtt = 0.24
-	sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, 8)
-	res := runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.01, RecordLosses: true})
-	if len(res.Losses) != 2 || res.Flows[0].Timeouts != 1 {
-		t.Fatalf("test premise: %d loss events, %d timeouts, want the overflow and its timeout", len(res.Losses), res.Flows[0].Timeouts)
-	}
-	h := res.Flows[0].DroppedPkts / res.Losses[0].CwndPkts
-	timeout := res.Losses[1].TS
+	res, h, timeout := goBackNRun(t, 8)
 	for r := 1; r <= 6; r++ {
 		var got float64
 		for _, s := range res.Trace {
@@ -89,4 +77,16 @@ func TestFluidGoBackNRounds(t *testing.T) {
 			t.Errorf("%d round trips after the timeout: window %.2f packets, want 1 + ((1 + h)^r − 1)/h = %.2f ± 3%% (h = %.3f)", r, got, want, h)
 		}
 	}
+}
+
+// goBackNRun runs the overshoot of the go-back-N tests for durationS seconds, traced every
+// 10 ms: the result, the fraction h of the window lost and when the timer fired, s.
+func goBackNRun(t *testing.T, durationS float64) (res *model.Result, h, timeout float64) {
+	t.Helper()
+	sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, durationS)
+	res = runFluid(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.01, RecordLosses: true})
+	if len(res.Losses) != 2 || res.Flows[0].Timeouts != 1 {
+		t.Fatalf("test premise: %d loss events, %d timeouts, want the overflow and its timeout", len(res.Losses), res.Flows[0].Timeouts)
+	}
+	return res, res.Flows[0].DroppedPkts / res.Losses[0].CwndPkts, res.Losses[1].TS
 }
