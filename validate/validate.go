@@ -233,9 +233,9 @@ func rowName(f model.FlowResult) string { return fmt.Sprintf("flow %d (%s)", f.F
 // phaseJitter is the sender jitter Validate gives packet senders under the proportional
 // drop rule, s, and how it was chosen: two packet times, of the largest packet any TCP
 // flow puts on the wire at the slowest link, for each packet an ACK releases — one, or
-// two where a receiver delays its ACKs (model.Flow.DelayedAck). An ACK-clocked sender's window crosses the
-// queue as trains of the bursts its ACKs release, and the jitter must spread a burst
-// further than its own length: on seed 001's path 2 (delayed ACKs) the LIA subflow took
+// two where a receiver delays its ACKs (model.Flow.DelayedAck). An ACK-clocked sender's
+// window crosses the queue as trains of the bursts its ACKs release, and the jitter must
+// spread a burst further than its own length: on seed 001's path 2 (delayed ACKs) the LIA subflow took
 // 3.55 ± 0.83 Mb/s over seeds 1–5 with two packet times (0.234 ms), its trains drawing
 // four times their share of the overflows' drops, 6.94 with three, 8.29 ± 1.36 with four
 // (0.467 ms), and 9.03 at 1 ms and 9.84 at 2 ms, where the jitter's own delay begins to
