@@ -97,8 +97,8 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	if !(d > 0) || !(dw > 0) {
 		return heard * plain
 	}
-	if h := f.gbn.holeFrac; f.gbn.on && !queued && d >= 1 && h > 0 {
-		return math.Log1p(h) * (x[f.sub] - 1 + 1/h) / (f.rtt * dw) // goBackN.rounds
+	if f.gbn.on && !queued && d >= 1 && f.gbn.holeFrac > 0 {
+		return f.gbn.rounds(x[f.sub], f.rtt) / dw
 	}
 	acks := counted * f.acked / (f.wire * f.mult) // packets acknowledged and counted per second, per member of a class
 	if queued {

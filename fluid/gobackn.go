@@ -35,6 +35,7 @@ import (
 type goBackN struct {
 	on        bool
 	holeFrac  float64 // h, the fraction of the resent span that the network lost
+	lnGrowth  float64 // ln(1 + h): the rounds' growth a round trip (rounds)
 	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
 	from      float64 // when the rebuild began, s
 	skipRate  float64 // packets of the span skipped a second, (1/h − 1) a round trip, per class
@@ -75,6 +76,7 @@ func (s *system) startGoBackN(f *subflow, t float64, y []float64, holes float64)
 		return // one hole: its ACK covers the whole span, and slow start runs as ever
 	}
 	g.holeFrac = min(holes/g.span, 1)
+	g.lnGrowth = math.Log1p(g.holeFrac)
 	g.untilSent, g.from = y[f.cnt+cntSent]+g.span*f.mult, t
 	g.skipRate = (1/g.holeFrac - 1) * f.mult / f.rtt
 }
@@ -91,4 +93,11 @@ func (g *goBackN) heard(w float64) float64 {
 		return 1
 	}
 	return g.holeFrac + (1-g.holeFrac)/max(w, 1)
+}
+
+// rounds is the window's growth in slow start on a free path at window w, packets/s, for a
+// round trip of rtt s: W' = ln(1 + h)·(W − 1 + 1/h)/RTT, through 1 + ((1 + h)^r − 1)/h
+// after r round trips.
+func (g *goBackN) rounds(w, rtt float64) float64 {
+	return g.lnGrowth * (w - 1 + 1/g.holeFrac) / rtt
 }
