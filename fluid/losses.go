@@ -58,7 +58,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		if !(ss > 0 && ss < resume) {
 			ss = resume
 		}
-		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume)
+		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.idleAcks(f))
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}

@@ -37,11 +37,18 @@ import (
 // counted form, for a replica of ns-2's TCP/Linux sender (its recoveries) with
 // Settings.SendJitterS, while its law counts calls (model.ByteCounter).
 func (s *system) countedFraction(f *subflow) float64 {
-	j := s.set.SendJitterS
-	if !(j > 0) || !s.form.counted || (f.recovery != model.RecoveryLinux && f.recovery != model.RecoveryLinuxMinCwnd) {
+	if bc, ok := f.law.(model.ByteCounter); ok && bc.CountsBytes() {
 		return 1
 	}
-	if bc, ok := f.law.(model.ByteCounter); ok && bc.CountsBytes() {
+	return s.idleAcks(f)
+}
+
+// idleAcks is the fraction of subflow f's ACKs that find ns-2's delayed-send timer idle:
+// below 1 only in the counted form, for a replica of ns-2's TCP/Linux sender with
+// Settings.SendJitterS. The others return while a send waits and send nothing.
+func (s *system) idleAcks(f *subflow) float64 {
+	j := s.set.SendJitterS
+	if !(j > 0) || !s.form.counted || (f.recovery != model.RecoveryLinux && f.recovery != model.RecoveryLinuxMinCwnd) {
 		return 1
 	}
 	tau, share := 0.0, 0.0

@@ -18,9 +18,14 @@ import (
 //   - model.RecoveryLinux (ns-2 LinuxTcpAgent rate halving, next_pkts_in_flight_, with
 //     snd_cwnd = ssthresh): one packet sent per two ACKs, the ACKs of the W packets in
 //     flight arriving evenly over the round trip, so the window is max(s, W·(1 − u/2)),
-//     and s when the recovery ends.
+//     and s when the recovery ends. With ns-2's delayed send (Settings.SendJitterS) a
+//     packet the send timer lets out does not lower the allowance; only the ACKs that
+//     return while it waits do, the fraction 1 − c of them (c as idleAcks), so the window
+//     is max(s, W·(1 − (1 − c)·u)): a third of a packet per ACK for a flow alone at two
+//     packet times of jitter.
 //   - model.RecoveryLinuxMinCwnd (snd_cwnd = s/2, Linux tcp_reno_min_cwnd): the window is
-//     max(s/2, W·(1 − u/2)); at the end the pipe p = max(s/2, W/2) and the window
+//     max(s/2, W·(1 − u/2)) (or the delayed send's fall, as above); at the end the pipe
+//     p = max(s/2, W/2) (W·c) and the window
 //     min(s, p + 3) (tcp_moderate_cwnd, tcp_max_burst 3), from which, when it is below s,
 //     the sender slow-starts, one packet per ACK, back to s with its law held (Linux's
 //     modules grow in slow start by tcp_slow_start, not by their law): counted per round as
@@ -73,7 +78,7 @@ func (s *system) simRecovers(f *subflow) bool {
 // law's ssthresh ss and the window it resumes at (packets): ss, or with Linux's slow start
 // through ssthresh (model.Window.ThroughSsthresh) ss + 1, which the sender reaches at the
 // recovery's first ACK after it, or by the slow start back after min_cwnd.
-func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume float64) {
+func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle float64) {
 	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
 	switch style {
 	case model.RecoveryPRR:
@@ -85,11 +90,15 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume float64) {
 	default:
 		r.floor = min(ss, max(ss/2, 1)) // ns-2's snd_cwnd is at least one packet
 	}
-	r.fall = w0 / (2 * rtt)
+	lowering := 0.5 // of the ACKs: one packet sent for every two
+	if idle < 1 {
+		lowering = 1 - idle // ns-2's delayed send: only the ACKs that wait (packet/ns2send.go)
+	}
+	r.fall = w0 * lowering / rtt
 	if style != model.RecoveryLinuxMinCwnd {
 		return
 	}
-	pipe := max(r.floor, w0/2)
+	pipe := max(r.floor, w0*(1-lowering))
 	r.end = min(resume, pipe+linuxMaxBurst)
 	if r.end < resume && r.end > 0.5 {
 		r.rebuildUntil = r.t1 + rtt*math.Log2((resume-0.5)/(r.end-0.5))

@@ -1,6 +1,10 @@
 package packet
 
-import "github.com/tcpfluid/tcpfluid/model"
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
 
 // ns-2.35's Agent/TCP/Linux with a send overhead (overhead_ > 0, Settings.JitterS) does not
 // delay each packet: LinuxTcpAgent::send_much, called after an ACK or a timeout, sends
@@ -33,10 +37,33 @@ func (f *tcpFlow) armSend(sm *sim, room bool) {
 	sm.q.push(sm.now+sm.jitter.Float64()*sm.set.JitterS, event{kind: evSendTimer, idx: f.idx})
 }
 
-// onSendTimer is the delayed-send timer's expiry: send_much with force.
+// onSendTimer is the delayed-send timer's expiry: send_much with force, inside
+// LinuxTcpAgent::timeout's save_from_linux and load_to_linux. In a rate-halving recovery
+// those two put back the allowance the forced send lowered: save_from_linux keeps
+// max(next_pkts_in_flight_, snd_cwnd) in cwnd_, and load_to_linux restores it to
+// next_pkts_in_flight_ while that is still above snd_cwnd, or else raises snd_cwnd to
+// it. So a packet the timer sends does not count against the allowance; only the ACKs
+// that return while the timer is pending (and send nothing) lower it. ns-2's flows thus
+// fall to about half of the rate halving's depth: HighSpeed's 2,378-packet window down
+// to 1,343 where one packet for every two ACKs reaches its floor, 855.
 func (f *tcpFlow) onSendTimer(sm *sim) {
 	f.sendWait = false
+	r := f.rec
+	if !r.linux() || !f.inRecovery {
+		f.recSendNow(sm)
+		return
+	}
+	floor := math.Floor(r.recCwnd)
+	saved := max(r.nextPIF, floor)
 	f.recSendNow(sm)
+	switch {
+	case r.nextPIF > floor:
+		r.nextPIF = saved
+	case saved > floor:
+		r.recCwnd = saved
+	}
+	f.account(sm.now)
+	f.readCwnd(sm)
 }
 
 // cwndLimited is tcp_is_cwnd_limited for an ACK that found pif packets in flight: whether

@@ -32,7 +32,8 @@ import (
 // or ⌊ssthresh⌋/2 with min_cwnd (RecoveryLinuxMinCwnd), and the allowance is ns-2's rate
 // halving, next_pkts_in_flight_: the window before the loss, lowered to pipe + 1 at each
 // ACK and to pipe − 1 after each packet sent, so that one packet leaves for every two ACKs
-// until the pipe is down to snd_cwnd. That allowance is the window the flow reports, as
+// until the pipe is down to snd_cwnd (with ns-2's delayed send, one for every ACK that
+// finds the send timer idle: ns2send.go). That allowance is the window the flow reports, as
 // ns-2's traced cwnd_ is. When snd.una reaches the recovery point, if snd_cwnd <
 // ssthresh, the window is min(ssthresh, pipe + 3) (tcp_moderate_cwnd, tcp_max_burst 3)
 // and slow-starts, one packet per ACK, back to the law's window, which then takes over;

@@ -31,5 +31,5 @@ func ExampleCompareFairness() {
 	ref := rep.Results[0].Reference
 	fmt.Printf("%s: Jain %.3f, ns-2 %.3f ± %.3f over %d seeds: %s %g\n", ref.Source, rep.Results[0].JainMean(), ref.Jain.Mean, ref.Jain.SD,
 		ref.Jain.N, ref.Verdict, ref.Tolerance)
-	// Output: testdata/reference/ns2/fairness-rtt-reno.json: Jain 0.952, ns-2 0.963 ± 0.002 over 3 seeds: within 0.05
+	// Output: testdata/reference/ns2/fairness-rtt-reno.json: Jain 0.954, ns-2 0.963 ± 0.002 over 3 seeds: within 0.05
 }

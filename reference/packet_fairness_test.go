@@ -19,19 +19,25 @@ import (
 // that find the window full, which slows HighSpeed's growth by the 50 ms flow's share of
 // the link in the rtt mode (0.48 of it against 0.58 counting every ACK). In the `same`
 // mode the late-started HighSpeed flows time out the same way, in ns-2 too (10 and 15
-// timeouts in seeds 1 and 2), but ns-2's escape within about 250 s and the packet
-// engine's flow started at 10 s stays locked for all 1000 s: a known gap, asserted both
-// ways.
+// timeouts in seeds 1 and 2), and escape within about 250 s. The packet engine's flow
+// started at 10 s stayed locked for all 1000 s while its rate halving fell one packet for
+// every two ACKs: with ns-2's delayed send only the ACKs that return while the send waits
+// lower the allowance (ns2send.go), the others' windows fall to 0.5–0.6 of their size
+// instead of 0.36, and their slow start back no longer grows the queue faster than the
+// 10 s flow's timer. It now times out at 16 of 51 loss events a seed (ns-2: 7 of 44), and
+// the gap is smaller (Jain −0.055 against −0.326) but still there: asserted both ways.
+// Three Reno flows in the `same` mode took 0.47, 0.21 and 0.29 of the link (ns-2: 0.33,
+// 0.30, 0.33) under that rate halving, and are within now.
 func TestPacketFairnessAgainstNS2(t *testing.T) {
 	if testing.Short() {
-		t.Skip("twelve 1000 s packet-engine dumbbell runs")
+		t.Skip("fifteen 1000 s packet-engine dumbbell runs")
 	}
 	stored, err := Stored()
 	if err != nil {
 		t.Fatal(err)
 	}
 	gaps := map[string]bool{"same highspeed": true}
-	for _, key := range []string{"friendliness highspeed", "friendliness htcp", "rtt highspeed", "same highspeed"} {
+	for _, key := range []string{"friendliness highspeed", "friendliness htcp", "rtt highspeed", "same highspeed", "same reno"} {
 		var st *StoredFairness
 		for i := range stored {
 			if stored[i].Mode+" "+stored[i].Algorithm == key {
