@@ -394,8 +394,9 @@ func (a *cubic) Variants() []Variant {
 	return []Variant{
 		{Name: "linux", Source: "Linux tcp_cubic.c (2.6.2x, as ns-2.35 TCP/Linux runs it): beta 819/1024, " +
 			"C = bic_scale·10/1024 = 410/1024 (bictcp_register's cube_factor), Reno estimate 8/23 a round (beta_scale 23), " +
-			"cnt = 50 before the first loss, bictcp_reset at a timeout (bictcp_state)",
-			Params: map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1}},
+			"cnt = 50 before the first loss, bictcp_reset at a timeout (bictcp_state); no min_cwnd",
+			Params:   map[string]float64{"beta": 819.0 / 1024, "c": 410.0 / 1024, "cnt_clamp": 50, "cnt_forced": 1, "friendly_alpha": 8.0 / 23, "timeout_reset": 1, "ss_per_ack": 1, "ss_through": 1, "whole_packets": 1},
+			Recovery: RecoveryLinux},
 		{Name: "ns3", Source: "ns-3.37 TcpCubic: Beta 0.7, no TCP-friendly region, HyStart, CntClamp 20, CubicReset at a timeout",
 			Params: map[string]float64{"beta": 0.7, "reno_friendly": 0, "hystart": 1, "cnt_clamp": 20, "timeout_reset": 1}},
 	}

@@ -120,3 +120,38 @@ func ExampleFlightReducer() {
 	fmt.Println(e.Cwnd(), e.Ssthresh())
 	// Output: 8.5 8.5
 }
+
+// Every module ns-2.35's TCP/Linux runs recovers there as LinuxTcpAgent does: snd_cwnd =
+// min_cwnd (ssthresh/2, tcp_reno_min_cwnd) for the modules that set it, snd_cwnd =
+// ssthresh for the others (tcp_cubic.c, tcp_bic.c, tcp_htcp.c), so each linux variant
+// must name one of the two (cubic@linux had been left on the generic SACK recovery).
+func TestLinuxVariantsRecoverAsNS2(t *testing.T) {
+	want := map[string]Recovery{"cubic": RecoveryLinux, "bic": RecoveryLinux, "htcp": RecoveryLinux}
+	n := 0
+	for _, algo := range Algorithms() {
+		vs, err := VariantsOf(algo)
+		if err != nil {
+			continue // no variants
+		}
+		for _, v := range vs {
+			if v.Name != "linux" {
+				continue
+			}
+			n++
+			a, err := New(algo + VariantSep + "linux")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, ok := want[algo]
+			if !ok {
+				w = RecoveryLinuxMinCwnd
+			}
+			if got := RecoveryOf(a); got != w {
+				t.Errorf("%s@linux recovers as %v, want %v", algo, got, w)
+			}
+		}
+	}
+	if n < 9 {
+		t.Errorf("%d linux variants, want the 9 reference modules at least", n)
+	}
+}
