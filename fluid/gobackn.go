@@ -19,8 +19,11 @@ import (
 // factor 1 + h a round trip instead of 2, and after a timeout with a few holes in a large
 // window by about one packet a round until the span is covered. The heard fraction and the
 // coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
-// round trip from h = 0.01 to 0.6. In the counted form only: the hybrid form keeps the
-// textbook sawtooth.
+// round trip from h = 0.01 to 0.6. Tahoe's fast retransmit goes back N the same way. Of
+// what the rebuild sends, the fraction 1 − h are copies the receiver holds: delivered, and
+// no goodput (FlowResult.GoodputBps counts each packet's first copy, as the packet engine
+// and seed 003's Table 3 do). In the counted form only: the hybrid form keeps the textbook
+// sawtooth.
 //
 // The rounds from the timeout's one packet (rounds): each new ACK releases one packet more
 // than it acknowledges, the window sliding past the packets it covers and growing by one,
@@ -34,6 +37,7 @@ import (
 // goBackN is a subflow's go-back-N rebuild, and what its latest loss event left for one.
 type goBackN struct {
 	on        bool
+	sentFrom  float64 // the subflow's sent count (cntSent) when the rebuild began
 	holeFrac  float64 // h, the fraction of the resent span that the network lost
 	lnGrowth  float64 // ln(1 + h): the rounds' growth a round trip (rounds)
 	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
@@ -44,9 +48,31 @@ type goBackN struct {
 }
 
 // lossEvent ends any rebuild at a loss event of a window of w0 packets whose losses are
-// counted from the dropped count dropsFrom (the previous event's).
-func (g *goBackN) lossEvent(w0, dropsFrom float64) {
-	g.on, g.span, g.dropsFrom = false, w0, dropsFrom
+// counted from the dropped count dropsFrom (the previous event's); sent is the sent count
+// then. It returns the rebuild's copies (stop).
+func (g *goBackN) lossEvent(w0, dropsFrom, sent float64) float64 {
+	copies := g.stop(sent)
+	g.span, g.dropsFrom = w0, dropsFrom
+	return copies
+}
+
+// stop ends the rebuild, if one runs, at the sent count sent, and returns the copies it
+// resent, counted for all of a class's members: of the span's packets it resends, the
+// receiver holds all but the fraction h of holes (and the one the timer resent), so
+// (1 − h) of what it sends is no goodput. The packet engine counts each packet's first
+// copy only (its goodput), as ns-2's Table 3 in seed 003 does.
+func (g *goBackN) stop(sent float64) float64 {
+	copies := g.copiesTo(sent)
+	g.on = false
+	return copies
+}
+
+// copiesTo is the copies the running rebuild has resent by the sent count sent (stop).
+func (g *goBackN) copiesTo(sent float64) float64 {
+	if !g.on {
+		return 0
+	}
+	return (1 - g.holeFrac) * max(sent-g.sentFrom, 0)
 }
 
 // holesAtTimeout is what subflow f's window lost by the time its retransmission timer
@@ -72,12 +98,14 @@ func (s *system) goesBackN(f *subflow) bool {
 // which holes were lost, at its timeout at time t (y is the state then).
 func (s *system) startGoBackN(f *subflow, t float64, y []float64, holes float64) {
 	g := &f.gbn
+	f.copies += g.stop(y[f.cnt+cntSent])
 	if g.on = s.goesBackN(f) && g.span >= 2 && holes >= 2; !g.on {
 		return // one hole: its ACK covers the whole span, and slow start runs as ever
 	}
 	g.holeFrac = min(holes/g.span, 1)
 	g.lnGrowth = math.Log1p(g.holeFrac)
-	g.untilSent, g.from = y[f.cnt+cntSent]+g.span*f.mult, t
+	g.sentFrom = y[f.cnt+cntSent]
+	g.untilSent, g.from = g.sentFrom+g.span*f.mult, t
 	g.skipRate = (1/g.holeFrac - 1) * f.mult / f.rtt
 }
 

@@ -1,11 +1,13 @@
 package fluid_test
 
 import (
+	"context"
 	"math"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
+	"github.com/tcpfluid/tcpfluid/packet"
 )
 
 // Reno's first slow start on seed 000's path, held at a receiver window of 3.5 BDP, loses
@@ -89,4 +91,34 @@ func goBackNRun(t *testing.T, durationS float64) (res *model.Result, h, timeout 
 		t.Fatalf("test premise: %d loss events, %d timeouts, want the overflow and its timeout", len(res.Losses), res.Flows[0].Timeouts)
 	}
 	return res, res.Flows[0].DroppedPkts / res.Losses[0].CwndPkts, res.Losses[1].TS
+}
+
+// The go-back-N rebuild resends the span to a receiver that holds all but its holes: of
+// what it sends a fraction 1 − h is copies, delivered and no goodput. On goBackNRun's
+// overshoot (16 s) the packet engine counts each packet's first copy; the fluid's copies
+// (delivered less goodput) must be within 10% of the packet sender's, for the engines'
+// fractions 1 − h and resent spans together, and its goodput within 5%, validate's bound
+// on a throughput.
+func TestFluidGoBackNGoodput(t *testing.T) {
+	res, h, _ := goBackNRun(t, 16)
+	sc := seed000Path(model.Flow{Algorithm: "reno", MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, 16)
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := packet.Run(context.Background(), sc, packet.Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, p := res.Flows[0], pk.Flows[0]
+	copies := func(f model.FlowResult) float64 { return (f.MeanThroughputBps - f.GoodputBps) * f.ActiveS / (1460 * 8) }
+	if p.Timeouts != 1 || copies(p) < 1000 {
+		t.Fatalf("test premise: the packet sender timed out %d times and resent %.0f copies; want one timeout and 1000 copies or more",
+			p.Timeouts, copies(p))
+	}
+	if math.Abs(copies(fl)/copies(p)-1) > 0.1 {
+		t.Errorf("%.0f copies delivered (h = %.3f), the packet engine's %.0f: want within 10%%", copies(fl), h, copies(p))
+	}
+	if math.Abs(fl.GoodputBps/p.GoodputBps-1) > 0.05 {
+		t.Errorf("goodput %.4g bit/s, the packet engine's %.4g: want within 5%%", fl.GoodputBps, p.GoodputBps)
+	}
 }

@@ -40,7 +40,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		return
 	}
 	w0 := f.window(t, min(x[f.sub], f.rwnd))
-	f.gbn.lossEvent(w0, f.droppedAtEvent)
+	f.copies += f.gbn.lossEvent(w0, f.droppedAtEvent, y[f.cnt+cntSent])
 	f.dropsDeaf = true
 	s.countLoss(f, t, y)
 	if s.simRecovers(f) && f.sr.rebuilding(t) {
@@ -52,6 +52,11 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	f.recoverUntil = t + f.rtt
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
+	if f.recovery == model.RecoveryTahoe {
+		// Tahoe's fast retransmit goes back N as a timeout does, over the holes the window
+		// has lost so far.
+		s.startGoBackN(f, t, y, (y[f.cnt+cntDropped]-f.gbn.dropsFrom)/f.mult)
+	}
 	if s.simRecovers(f) {
 		resume := min(x[f.sub], f.rwnd)
 		ss := model.SsthreshOf(f.law, f.sub)

@@ -79,10 +79,12 @@ func (s *system) result() *model.Result {
 		if active > 0 {
 			fr.MeanCwndPkts = max(y[c+cntCwndTime], 0) / active
 			fr.MeanThroughputBps = fr.DeliveredPkts * f.mss * 8 / active
-			fr.GoodputBps = fr.MeanThroughputBps
-			if f.at != nil { // the copies a packet-granular timeout resent are no goodput
-				fr.GoodputBps = max(fr.DeliveredPkts-f.at.copiesBelow(f.left(y)), 0) * f.mss * 8 / active
+			// The copies a go-back-N rebuild or a packet-granular timeout resent are no goodput.
+			copies := (f.copies + f.gbn.copiesTo(y[c+cntSent])) / f.mult
+			if f.at != nil {
+				copies = f.at.copiesBelow(f.left(y))
 			}
+			fr.GoodputBps = max(fr.DeliveredPkts-copies, 0) * f.mss * 8 / active
 		}
 		if f.done {
 			ct := f.completion

@@ -255,7 +255,7 @@ func (s *system) handle(ev int, t float64) {
 		case flowGuardWatch:
 			s.watchCrossed(fi, t)
 		case flowGuardGoBackN:
-			f.gbn.on = false
+			f.copies += f.gbn.stop(y[c+cntSent])
 		}
 		if slot == flowGuardRandom || slot == flowGuardPeriodic || slot == flowGuardDrop || slot == flowGuardGoBackN {
 			s.touched = append(s.touched[:0], fi)

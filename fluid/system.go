@@ -151,6 +151,7 @@ type subflowState struct {
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	droppedAtEvent      float64 // the dropped count (cntDropped) at the latest loss event
 	gbn                 goBackN // the go-back-N rebuild after a timeout (gobackn.go)
+	copies              float64 // packets its go-back-N rebuilds resent to a receiver that held them, all members
 	watchHit            bool
 	reactAt             float64   // pending drop-tail reaction time, +Inf when none
 	found               foundLoss // the drops that reaction finds (found.go)
