@@ -43,9 +43,10 @@ func (f *tcpFlow) armSend(sm *sim, room bool) {
 // max(next_pkts_in_flight_, snd_cwnd) in cwnd_, and load_to_linux restores it to
 // next_pkts_in_flight_ while that is still above snd_cwnd, or else raises snd_cwnd to
 // it. So a packet the timer sends does not count against the allowance; only the ACKs
-// that return while the timer is pending (and send nothing) lower it. ns-2's flows thus
-// fall to about half of the rate halving's depth: HighSpeed's 2,378-packet window down
-// to 1,343 where one packet for every two ACKs reaches its floor, 855.
+// that return while the timer is pending (and send nothing) lower it. ns-2's windows thus
+// fall about half as far as one packet for every two ACKs takes them: in its `same`
+// HighSpeed run a window of 2,378 packets fell to 1,343 in its recovery, where it would
+// have reached its min_cwnd floor of 855 (TestNS2SendTimerRateHalving).
 func (f *tcpFlow) onSendTimer(sm *sim) {
 	f.sendWait = false
 	r := f.rec
