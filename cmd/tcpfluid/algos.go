@@ -72,6 +72,9 @@ func algosCommand() *cli.Command {
 					for _, k := range slices.Sorted(maps.Keys(v.Params)) {
 						set = append(set, k+" "+num(v.Params[k]))
 					}
+					if v.Recovery != model.RecoveryDefault {
+						set = append(set, "recovery "+v.Recovery.String())
+					}
 					fmt.Fprintf(w, "  variant %s%s%s: %s (%s)\n", a.Name, model.VariantSep, v.Name, strings.Join(set, ", "), v.Source)
 				}
 			}
