@@ -57,7 +57,28 @@ func Seeds(ctx context.Context, sc *model.Scenario, seeds []uint64) (*Report, er
 		v.add(m)
 	}
 	v.notes(first.Headline != "", fls, pks)
+	if samePacketRuns(pks) {
+		v.Notes = append(v.Notes, fmt.Sprintf("the packet engine drew nothing at random here (no jitter, no random loss or drop rule): "+
+			"its %d seeds gave one run, so no ci95 measures its spread and a drop-tail phase effect stays one outcome "+
+			"(--drop-rule proportional gives the packet senders jitter)", len(pks)))
+	}
 	return v, nil
+}
+
+// samePacketRuns reports whether every packet run gave the first one's flows to the bit:
+// the scenario drew nothing from the seed.
+func samePacketRuns(pks []*model.Result) bool {
+	for _, r := range pks[1:] {
+		if len(r.Flows) != len(pks[0].Flows) {
+			return false
+		}
+		for i, f := range r.Flows {
+			if g := pks[0].Flows[i]; f.SentPkts != g.SentPkts || f.DeliveredPkts != g.DeliveredPkts || f.MeanCwndPkts != g.MeanCwndPkts {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // meanOver is metric i's mean over the runs, judged as the first run judged it.

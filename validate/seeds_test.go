@@ -2,6 +2,7 @@ package validate
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -76,5 +77,31 @@ func TestSeedsJudgesMeans(t *testing.T) {
 	}
 	if alone.Seeds != nil || len(alone.Metrics) != len(one.Metrics) || alone.Metrics[0].Fluid != one.Metrics[0].Fluid {
 		t.Errorf("one seed's Seeds is not its Scenario: seeds %v", alone.Seeds)
+	}
+}
+
+// Where the packet engine draws nothing from the seed (seed 004's two flows: no loss
+// process, no jitter) every seed gives one run and the report says so; under random loss
+// the runs differ and it does not.
+func TestSeedsSameRunNote(t *testing.T) {
+	for _, c := range []struct {
+		builtin string
+		same    bool
+	}{{"seed004-lfn", true}, {"modern-bbr-random-loss", false}} {
+		sc, err := model.Builtin(c.builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Seeds(t.Context(), sc, []uint64{1, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		noted := false
+		for _, n := range v.Notes {
+			noted = noted || strings.Contains(n, "its 2 seeds gave one run")
+		}
+		if noted != c.same {
+			t.Errorf("%s: one-run note %v, want %v (notes %q)", c.builtin, noted, c.same, v.Notes)
+		}
 	}
 }
