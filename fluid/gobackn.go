@@ -19,11 +19,14 @@ import (
 // factor 1 + h a round trip instead of 2, and after a timeout with a few holes in a large
 // window by about one packet a round until the span is covered. The heard fraction and the
 // coverage agree with a Monte Carlo run of ns-2's go-back-N over random holes within a
-// round trip from h = 0.01 to 0.6. Tahoe's fast retransmit goes back N the same way. Of
-// what the rebuild sends, the fraction 1 − h are copies the receiver holds: delivered, and
-// no goodput (FlowResult.GoodputBps counts each packet's first copy, as the packet engine
-// and seed 003's Table 3 do). In the counted form only: the hybrid form keeps the textbook
-// sawtooth.
+// round trip from h = 0.01 to 0.6. Of what the rebuild sends, the fraction 1 − h are
+// copies the receiver holds: delivered, and no goodput (FlowResult.GoodputBps counts each
+// packet's first copy, as the packet engine and seed 003's Table 3 do). In the counted
+// form only: the hybrid form keeps the textbook sawtooth. Tahoe's fast retransmit goes
+// back N too, but the rebuild is not started there: ns-2's Tahoe in seed 003 times out a
+// quarter second into it and leaves with ssthresh 2, which the fluid does not model, and
+// the rebuild's slow start to W/2 overflowed the access queue again (61 drops against
+// the packet engine's 54).
 //
 // The rounds from the timeout's one packet (rounds): each new ACK releases one packet more
 // than it acknowledges, the window sliding past the packets it covers and growing by one,

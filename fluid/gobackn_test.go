@@ -95,8 +95,8 @@ func goBackNRun(t *testing.T, durationS float64) (res *model.Result, h, timeout 
 
 // The go-back-N rebuild resends the span to a receiver that holds all but its holes: of
 // what it sends a fraction 1 − h is copies, delivered and no goodput. On goBackNRun's
-// overshoot (16 s), where Reno's recovery times out and Tahoe goes back N at its fast
-// retransmit, the packet engine counts each packet's first copy; the fluid's copies
+// overshoot (16 s), where Reno's recovery times out, the packet engine counts each
+// packet's first copy; the fluid's copies
 // (delivered less goodput) must be within 10% of the packet sender's, for the engines'
 // fractions 1 − h and resent spans together, and its goodput within 10%, validate's bound
 // on a throughput.
@@ -104,7 +104,7 @@ func TestFluidGoBackNGoodput(t *testing.T) {
 	for _, c := range []struct {
 		algo     string
 		timeouts int
-	}{{"reno", 1}, {"tahoe", 0}} {
+	}{{"reno", 1}, {"newreno", 1}} {
 		sc := seed000Path(model.Flow{Algorithm: c.algo, MSSBytes: 1460, RwndBytes: 10.5e6, WindowScaling: true}, 1, 16)
 		if err := sc.Validate(); err != nil {
 			t.Fatal(err)

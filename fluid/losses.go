@@ -52,11 +52,6 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	f.recoverUntil = t + f.rtt
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
-	if f.recovery == model.RecoveryTahoe {
-		// Tahoe's fast retransmit goes back N as a timeout does, over the holes the window
-		// has lost so far.
-		s.startGoBackN(f, t, y, (y[f.cnt+cntDropped]-f.gbn.dropsFrom)/f.mult)
-	}
 	if s.simRecovers(f) {
 		resume := min(x[f.sub], f.rwnd)
 		ss := model.SsthreshOf(f.law, f.sub)
