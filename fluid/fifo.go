@@ -182,7 +182,7 @@ func (l *link) admission(st *stream) float64 {
 }
 
 // stepped follows each accepted step of the solver, which ends at t1: the queues' past
-// (queuepast.go), the FIFO links' histories and the trace.
+// and moments (queuepast.go, queuesd.go), the FIFO links' histories and the trace.
 func (s *system) stepped(t0, t1 float64) {
 	s.recordPast(t1, s.drv.Y().RawVector().Data)
 	if len(s.fifo) > 0 {

@@ -113,10 +113,12 @@ func (s *system) keepPast() {
 	}
 }
 
-// recordPast adds state y at time t to every link's queue past.
+// recordPast adds state y at time t to every link's queue past and moments.
 func (s *system) recordPast(t float64, y []float64) {
 	for li := range s.links {
-		if l := &s.links[li]; !l.fq && l.capBps > 0 {
+		l := &s.links[li]
+		l.moments.record(t, max(y[l.off+lvQueue], 0))
+		if !l.fq && l.capBps > 0 {
 			l.past.record(t, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0), l.capBps, s.pastKeep)
 		}
 	}

@@ -108,6 +108,8 @@ func (s *system) result() *model.Result {
 		// zero at worst.
 		if T > 0 {
 			lr.MeanQueuePkts = max(y[l.off+lvQueueTime], 0) / T / (l.refBytes * l.copies)
+			m := &l.moments
+			lr.QueueSDPkts = model.TimeSD(m.sum/T, m.sumSq/T) / (l.refBytes * l.copies)
 			if cap := s.sc.Links[li].CapacityBps / 8; cap > 0 {
 				lr.Utilisation = y[l.off+lvDeparted] / (cap * T)
 			}

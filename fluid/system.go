@@ -58,6 +58,8 @@ type linkState struct {
 	fifo *fifoHistory
 	// past is the queue the senders' RTT samples read (queuepast.go); unused at FQ links.
 	past queuePast
+	// moments integrate the queue and its square (queuesd.go).
+	moments queueMoments
 }
 
 type linkEval struct {

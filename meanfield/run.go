@@ -161,7 +161,7 @@ type classTotals struct {
 }
 
 type linkTotals struct {
-	queue, departed, dropped float64 // ∫q, ∫departures, ∫λ·mark
+	queue, queueSq, departed, dropped float64 // ∫q, ∫q², ∫departures, ∫λ·mark
 }
 
 // stats accumulates one stretch of the run.
@@ -411,6 +411,7 @@ func (r *simRun) accumulate(a, b float64, st *stats, totals bool) {
 			if totals {
 				lt := &r.lt[l]
 				lt.queue += wt * q
+				lt.queueSq += wt * q * q
 				lt.departed += wt * dep
 				lt.dropped += wt * s.lam[l] * mark
 			}

@@ -184,6 +184,7 @@ func RunScenario(ctx context.Context, sc *model.Scenario, set ScenarioSettings) 
 		lr := model.LinkResult{Link: sc.Links[l].Name, DroppedPkts: lt.dropped}
 		if T := sc.DurationS; T > 0 {
 			lr.MeanQueuePkts = lt.queue / T
+			lr.QueueSDPkts = model.TimeSD(lt.queue/T, lt.queueSq/T)
 			lr.Utilisation = lt.departed / (net.Links[l].CapacityPktsPerS * T)
 		}
 		out.Links = append(out.Links, lr)

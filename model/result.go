@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // Result is what one run of a scenario produced, in either engine. JSON names are the
 // CLI's output contract (docs/cli.md, `run --format json`).
 type Result struct {
@@ -59,11 +61,18 @@ type FlowResult struct {
 type LinkResult struct {
 	Link          string  `json:"link"`
 	MeanQueuePkts float64 `json:"mean_queue_pkts"`
-	Utilisation   float64 `json:"utilisation"` // departures / capacity over the run
+	// QueueSDPkts is the queue's standard deviation over time, packets: how far it strays
+	// from its mean. Packets that arrive in trains give a larger one than a fluid's rates.
+	QueueSDPkts float64 `json:"queue_sd_pkts"`
+	Utilisation float64 `json:"utilisation"` // departures / capacity over the run
 	// DroppedPkts counts the packets the link's queue dropped: a full buffer, RED, a link
 	// down. Losses of the link's random or periodic loss process count for the flow only.
 	DroppedPkts float64 `json:"dropped_pkts"`
 }
+
+// TimeSD is the standard deviation over time of a quantity whose time averages are mean
+// and meanSquare (of its square); rounding cannot make it NaN.
+func TimeSD(mean, meanSquare float64) float64 { return math.Sqrt(max(meanSquare-mean*mean, 0)) }
 
 // Sample is one row of a time series: one flow (Flow >= 0) or one link (Flow = -1, Link set).
 type Sample struct {

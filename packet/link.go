@@ -53,6 +53,7 @@ type link struct {
 	// statistics
 	busyS   float64 // total serialization time, s
 	qInt    float64 // ∫ packets in system dt, packet·s
+	qSqInt  float64 // ∫ (packets in system)² dt, packet²·s
 	qLastT  float64 // s
 	dropped int64
 }
@@ -110,7 +111,9 @@ func (l *link) waiting() int {
 
 // account adds the integral of waiting up to now; call before the queue changes.
 func (l *link) account(now float64) {
-	l.qInt += float64(l.waiting()) * (now - l.qLastT)
+	w := float64(l.waiting())
+	l.qInt += w * (now - l.qLastT)
+	l.qSqInt += w * w * (now - l.qLastT)
 	l.qLastT = now
 }
 

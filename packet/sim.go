@@ -606,6 +606,7 @@ func (sm *sim) result() *model.Result {
 		r.Links[i] = model.LinkResult{
 			Link:          l.name,
 			MeanQueuePkts: l.qInt / sm.end,
+			QueueSDPkts:   model.TimeSD(l.qInt/sm.end, l.qSqInt/sm.end),
 			Utilisation:   busy / sm.end,
 			DroppedPkts:   float64(l.dropped),
 		}

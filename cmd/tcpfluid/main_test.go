@@ -75,7 +75,7 @@ func TestCLIRunJSON(t *testing.T) {
 		t.Errorf("no-scaling goodput %.4g bit/s, want just under the 10.49 Mb/s receiver-window cap", got)
 	}
 	l0 := v["links"].([]any)[0].(map[string]any)
-	for _, k := range []string{"link", "mean_queue_pkts", "utilisation", "dropped_pkts"} {
+	for _, k := range []string{"link", "mean_queue_pkts", "queue_sd_pkts", "utilisation", "dropped_pkts"} {
 		if _, ok := l0[k]; !ok {
 			t.Errorf("link lacks %q", k)
 		}

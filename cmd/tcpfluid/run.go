@@ -145,9 +145,10 @@ func writeRunTable(w io.Writer, res *model.Result) error {
 	}
 	tw.Flush()
 	tw = newTable(w)
-	fmt.Fprintln(tw, "link\tmean queue (pkts)\tutilisation\tdropped (pkts)")
+	fmt.Fprintln(tw, "link\tmean queue (pkts)\tqueue sd (pkts)\tutilisation\tdropped (pkts)")
 	for _, l := range res.Links {
-		fmt.Fprintf(tw, "%s\t%s\t%s%%\t%s\n", l.Link, cell("%.2f", l.MeanQueuePkts), cell("%.1f", 100*l.Utilisation), cell("%.0f", l.DroppedPkts))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%%\t%s\n", l.Link, cell("%.2f", l.MeanQueuePkts), cell("%.2f", l.QueueSDPkts),
+			cell("%.1f", 100*l.Utilisation), cell("%.0f", l.DroppedPkts))
 	}
 	return tw.Flush()
 }

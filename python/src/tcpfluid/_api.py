@@ -177,7 +177,7 @@ def run(
 
     Returns:
         :class:`RunResult`: ``flows`` (goodput_bps [bit/s], mean_cwnd_pkts,
-        completion_time_s [s], ...), ``links`` (mean_queue_pkts, utilisation,
+        completion_time_s [s], ...), ``links`` (mean_queue_pkts, queue_sd_pkts, utilisation,
         dropped_pkts) and ``trace`` (None without ``trace=``).
     """
     named = dict(

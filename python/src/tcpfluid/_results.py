@@ -144,7 +144,8 @@ class RunResult(Result):
     flows: flow, subflow, name, algorithm, path, mean_throughput_bps, mean_cwnd_pkts,
     loss_events, timeouts, sent_pkts, delivered_pkts, dropped_pkts, goodput_bps,
     completion_time_s (NaN for long-lived flows), active_s.
-    links: link, mean_queue_pkts, utilisation, dropped_pkts.
+    links: link, mean_queue_pkts, queue_sd_pkts (the queue's standard deviation over
+    time), utilisation, dropped_pkts.
     trace: the time series when run with ``trace=``, else None: t_s, flow, subflow, link,
     cwnd_pkts, ssthresh_pkts, rate_bps, rtt_s, queue_pkts, delivered_pkts; rows with
     flow = -1 are links (queue_pkts is the link's queue).
