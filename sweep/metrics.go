@@ -24,6 +24,7 @@ const (
 	MetricMeanQueue   = "mean_queue_pkts"   // bottleneck time-average queue, packets
 	MetricJain        = "jain"              // Jain's index of the flows' mean throughputs; null with one flow
 	MetricCompletion  = "completion_time_s" // latest completion time of the finite flows, s; null when there is none or one did not finish
+	MetricQueueSD     = "queue_sd_pkts"     // bottleneck queue's standard deviation over time, packets
 
 	// Slow-start metrics. The first loss is flow 0's first loss event (its first window
 	// reduction), which ends a slow start from a large threshold.
@@ -44,7 +45,7 @@ const (
 // AllMetrics lists every aggregate metric in output order.
 var AllMetrics = []string{MetricThroughput, MetricGoodput, MetricUtilisation, MetricMeanCwnd,
 	MetricLossEvents, MetricLossRate, MetricDropped, MetricMeanQueue, MetricJain, MetricCompletion,
-	MetricFirstLoss, MetricFirstLossDrops, MetricPeakQueue, MetricTime90}
+	MetricFirstLoss, MetricFirstLossDrops, MetricPeakQueue, MetricTime90, MetricQueueSD}
 
 // BasicMetrics are the aggregate metrics a sweep measures by default (those of one run, without
 // a trace or a second run). DefaultMetrics adds per-flow metrics and leaves out jain with
@@ -143,6 +144,7 @@ var metricFuncs = map[string]metric{
 		return sumFlows(r.res, func(f model.FlowResult) float64 { return f.DroppedPkts }), true
 	}},
 	MetricMeanQueue: {value: func(r *run) (float64, bool) { return r.res.Links[r.bottleneck].MeanQueuePkts, true }},
+	MetricQueueSD:   {value: func(r *run) (float64, bool) { return r.res.Links[r.bottleneck].QueueSDPkts, true }},
 	MetricJain: {value: func(r *run) (float64, bool) {
 		if len(r.sc.Flows) < 2 {
 			return 0, false // one flow is always fair to itself: not a figure

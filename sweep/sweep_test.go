@@ -422,7 +422,7 @@ func TestSweepMetrics(t *testing.T) {
 			{Flow: 0, MeanThroughputBps: 3e7, GoodputBps: 2.5e7, MeanCwndPkts: 30, LossEvents: 3, SentPkts: 1000, DroppedPkts: 4, CompletionTimeS: &ct},
 			{Flow: 1, Name: "b", MeanThroughputBps: 1e7, GoodputBps: 1e7, MeanCwndPkts: 10, LossEvents: 1, SentPkts: 1000, DroppedPkts: 1},
 		},
-		Links: []model.LinkResult{{}, {MeanQueuePkts: 17, Utilisation: 0.4}},
+		Links: []model.LinkResult{{}, {MeanQueuePkts: 17, QueueSDPkts: 6, Utilisation: 0.4}},
 	}
 	for _, c := range []struct {
 		metric string
@@ -437,6 +437,7 @@ func TestSweepMetrics(t *testing.T) {
 		{MetricLossRate, 0.002, true},
 		{MetricDropped, 5, true},
 		{MetricMeanQueue, 17, true},
+		{MetricQueueSD, 6, true},
 		{MetricJain, 0.8, true}, // (4e7)² / (2 × (9e14 + 1e14))
 		{MetricCompletion, 12.5, true},
 		{"throughput_bps:b", 1e7, true},

@@ -61,10 +61,11 @@ varies slowest) on --workers goroutines.
 mean_queue_pkts (bottleneck), mean_cwnd_pkts (mean over flows), loss_events, dropped_pkts
 (sums), loss_rate (loss events / sent packets), jain (Jain's index of the flows'
 throughputs; null with one flow), completion_time_s (latest finite flow; null if none or
-unfinished); slow start (flow 0's first loss event ends it): first_loss_s, first_loss_drops_pkts
-(packets dropped until then: the overshoot), peak_queue_pkts and time_to_90pct_s (first time
-the bottleneck delivers 90% of its capacity; both sampled every min(RTT/10, duration/100));
-per flow: throughput_bps:FLOW, share:FLOW (of the total throughput), mean_cwnd_pkts:FLOW.
+unfinished); queue_sd_pkts (the bottleneck queue's standard deviation over time); slow start
+(flow 0's first loss event ends it): first_loss_s, first_loss_drops_pkts (packets dropped
+until then: the overshoot), peak_queue_pkts and time_to_90pct_s (first time the bottleneck
+delivers 90% of its capacity; both sampled every min(RTT/10, duration/100)); per flow:
+throughput_bps:FLOW, share:FLOW (of the total throughput), mean_cwnd_pkts:FLOW.
 Default: the first ten without jain for one flow, and the per-flow three for 2 to 8 flows.
 
 --replications N runs each point N times with seeds derived from --seed, the point and the
