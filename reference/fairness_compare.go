@@ -91,6 +91,34 @@ func FairnessVerdict(jainDiff, maxShareDiff float64) string {
 	return "outside"
 }
 
+// fairnessNoise is the 95% half-widths of tcpfluid's means − the simulator's, Jain's index's
+// and each share's, from the two spreads over seeds (response.Spread.DiffCI95; a side of one
+// seed, own nil, adds nothing), and whether they decide verdict v of the differences jd and
+// sds: "within" when every interval lies within FairnessTolerance, "outside" when one lies
+// wholly beyond it. Three seeds a side leave a share's interval near ±0.1 where ns-2's
+// shares spread by 0.08 (same Compound): more seeds decide.
+func fairnessNoise(own *response.SeedSpread, jain float64, shares []float64, sim response.SeedSpread, jd float64, sds []float64, v string) (jhw float64, shw []float64, decided bool) {
+	ownJain, ownShares := response.Spread{Mean: jain, N: 1}, make([]response.Spread, len(shares))
+	for i, m := range shares {
+		ownShares[i] = response.Spread{Mean: m, N: 1}
+	}
+	if own != nil {
+		ownJain, ownShares = own.Jain, own.Shares
+	}
+	jhw = ownJain.DiffCI95(sim.Jain)
+	in, out := math.Abs(jd)+jhw <= FairnessTolerance, math.Abs(jd)-jhw > FairnessTolerance
+	for i, d := range sds {
+		hw := ownShares[i].DiffCI95(sim.Shares[i])
+		shw = append(shw, hw)
+		in = in && math.Abs(d)+hw <= FairnessTolerance
+		out = out || math.Abs(d)-hw > FairnessTolerance
+	}
+	if v == "within" {
+		return jhw, shw, in
+	}
+	return jhw, shw, out
+}
+
 // CompareFairness sets, beside each result of a `tcpfluid fairness` report, the stored
 // ns-2 measurement of the same experiment (FairnessResult.Reference): the one of the
 // report's mode and the result's algorithm without its variant ("cubic@linux" is compared
@@ -129,6 +157,8 @@ func CompareFairness(rep *response.FairnessReport, stored []StoredFairness) []st
 			ref.MaxShareDiff = math.Max(ref.MaxShareDiff, math.Abs(d))
 		}
 		ref.Tolerance, ref.Verdict = FairnessTolerance, FairnessVerdict(ref.JainDiff, ref.MaxShareDiff)
+		ref.JainDiffCI95, ref.ShareDiffsCI95, ref.Decided = fairnessNoise(r.OverSeeds, r.JainMean(), r.ShareMeans(), st.SeedSpread,
+			ref.JainDiff, ref.ShareDiffs, ref.Verdict)
 		r.Reference = ref
 	}
 	return notes
@@ -147,6 +177,25 @@ func CompareSummary(st *EngineStats, sum *FairnessSummary) (jainDiff, maxShareDi
 	}
 	jainDiff = st.Jain - sum.Jain.Mean
 	return jainDiff, maxShareDiff, FairnessVerdict(jainDiff, maxShareDiff), true
+}
+
+// SummaryNoise is CompareSummary's differences' 95% half-widths from the two spreads over
+// seeds — Jain's index's and the largest share difference's — and whether they decide its
+// verdict (fairnessNoise).
+func SummaryNoise(st *EngineStats, sum *FairnessSummary) (jainCI95, shareCI95 float64, decided bool) {
+	jd, _, v, ok := CompareSummary(st, sum)
+	if !ok {
+		return 0, 0, false
+	}
+	sds := make([]float64, len(st.Shares))
+	worst := 0
+	for i, sh := range st.Shares {
+		if sds[i] = sh - sum.Shares[i].Mean; math.Abs(sds[i]) > math.Abs(sds[worst]) {
+			worst = i
+		}
+	}
+	jhw, shw, decided := fairnessNoise(st.OverSeeds, st.Jain, st.Shares, sum.SeedSpread, jd, sds, v)
+	return jhw, shw[worst], decided
 }
 
 func storedAlgorithms(stored []StoredFairness, mode string) string {

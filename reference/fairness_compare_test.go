@@ -153,3 +153,31 @@ func TestFairnessVerdict(t *testing.T) {
 		t.Error("no engine run compared")
 	}
 }
+
+// The seeds decide a verdict when every difference's 95% interval lies within the
+// tolerance (within) or one lies wholly beyond it (outside); otherwise more seeds would.
+func TestFairnessNoiseDecides(t *testing.T) {
+	sim := response.SeedSpread{Jain: response.Spread{Mean: 0.95, SD: 0.02, N: 10},
+		Shares: []response.Spread{{Mean: 0.5, SD: 0.05, N: 10}, {Mean: 0.5, SD: 0.05, N: 10}}}
+	for _, c := range []struct {
+		name    string
+		shares  []float64
+		verdict string
+		decided bool
+	}{
+		{"close, within", []float64{0.51, 0.49}, "within", true},         // 0.01 + 0.036 ≤ 0.05
+		{"near the edge, within", []float64{0.54, 0.46}, "within", false}, // 0.04 + 0.036 > 0.05
+		{"near the edge, outside", []float64{0.56, 0.44}, "outside", false},
+		{"far, outside", []float64{0.65, 0.35}, "outside", true}, // 0.15 − 0.036 > 0.05
+	} {
+		sds := []float64{c.shares[0] - 0.5, c.shares[1] - 0.5}
+		ds := math.Max(math.Abs(sds[0]), math.Abs(sds[1]))
+		if v := FairnessVerdict(0, ds); v != c.verdict {
+			t.Fatalf("%s: verdict %s, want %s", c.name, v, c.verdict)
+		}
+		_, shw, decided := fairnessNoise(nil, 0.95, c.shares, sim, 0, sds, c.verdict)
+		if decided != c.decided || math.Abs(shw[0]-0.03577) > 1e-4 {
+			t.Errorf("%s: decided %v (share ±%.4f), want %v (±0.0358: t(0.975, 9)·0.05/√10)", c.name, decided, shw[0], c.decided)
+		}
+	}
+}

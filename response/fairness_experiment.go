@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tcpfluid/tcpfluid/model"
 )
@@ -102,6 +103,32 @@ func SpreadOf(xs []float64) Spread {
 	return s
 }
 
+// DiffCI95 is the half-width of the 95% confidence interval of s.Mean − o.Mean, each a mean
+// over its own seeds (Welch's t: the two variances of the means, the Welch–Satterthwaite
+// degrees of freedom); 0 when neither varies, as one seed does not.
+func (s Spread) DiffCI95(o Spread) float64 {
+	vs, vo := s.meanVariance(), o.meanVariance()
+	v := vs + vo
+	if !(v > 0) {
+		return 0
+	}
+	var den float64
+	for _, x := range []Spread{s, o} {
+		if w := x.meanVariance(); w > 0 {
+			den += w * w / float64(x.N-1)
+		}
+	}
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: v * v / den}.Quantile(0.975) * math.Sqrt(v)
+}
+
+// meanVariance is the variance of the mean over the seeds, 0 with fewer than two.
+func (s Spread) meanVariance() float64 {
+	if s.N < 2 {
+		return 0
+	}
+	return s.SD * s.SD / float64(s.N)
+}
+
 // SeedSpread is a fairness run over several seeds: Jain's index and each flow's fraction
 // of the bottleneck.
 type SeedSpread struct {
@@ -198,6 +225,13 @@ type FairnessReference struct {
 	// "outside".
 	Tolerance float64 `json:"tolerance"`
 	Verdict   string  `json:"verdict"`
+	// JainDiffCI95 and ShareDiffsCI95 are the half-widths of the differences' 95% intervals
+	// from the two spreads over seeds (Spread.DiffCI95). Decided reports whether the seeds
+	// decide Verdict: "within" when every interval lies within Tolerance, "outside" when
+	// one lies wholly beyond it; undecided, more seeds of either side would.
+	JainDiffCI95   float64   `json:"jain_diff_ci95"`
+	ShareDiffsCI95 []float64 `json:"share_diffs_ci95"`
+	Decided        bool      `json:"decided"`
 	// Differences lists where the simulator's experiment is not tcpfluid's (header bytes,
 	// jitter, receiver window, SACK, ...): the comparison holds the topology equal, not these.
 	Differences []string `json:"differences,omitempty"`

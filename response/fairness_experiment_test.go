@@ -184,3 +184,24 @@ func TestFairnessExperimentControls(t *testing.T) {
 		t.Errorf("bottleneck delay 21 ms with a 40 ms RTT: %v, want an error", err)
 	}
 }
+
+// A difference of two means over seeds has Welch's 95% interval: ten seeds a side of SD 0.1
+// give ±t(0.975, 18)·√(2·0.001) = ±0.0940; one seed on a side adds no variance and leaves the
+// other's nine degrees of freedom, ±t(0.975, 9)·0.0316 = ±0.0715; single runs have none.
+func TestSpreadDiffCI95(t *testing.T) {
+	ten, one := Spread{Mean: 0.3, SD: 0.1, N: 10}, Spread{Mean: 0.3, N: 1}
+	for _, c := range []struct {
+		name string
+		a, b Spread
+		want float64
+	}{
+		{"ten and ten", ten, ten, 0.09396},
+		{"ten and one", ten, one, 0.07154},
+		{"one and ten", one, ten, 0.07154},
+		{"one and one", one, one, 0},
+	} {
+		if got := c.a.DiffCI95(c.b); math.Abs(got-c.want) > 5e-5 {
+			t.Errorf("%s: ±%.5f, want ±%.5f", c.name, got, c.want)
+		}
+	}
+}

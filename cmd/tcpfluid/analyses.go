@@ -575,8 +575,8 @@ func writeFairnessReferences(w io.Writer, rep *response.FairnessReport) error {
 		for _, d := range ref.ShareDiffs {
 			diffs = append(diffs, fmt.Sprintf("%+.3f", d))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f (%d)\t%+.3f\t%s\t%s\t%s (±%g)\t%s\n", r.Algorithm, ref.Source, ref.Jain.Mean, ref.Jain.SD, ref.Jain.N,
-			ref.JainDiff, strings.Join(diffs, " / "), flowCounts(ref.CountMeans()), ref.Verdict, ref.Tolerance, strings.Join(ref.Differences, "; "))
+		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f (%d)\t%+.3f\t%s\t%s\t%s\t%s\n", r.Algorithm, ref.Source, ref.Jain.Mean, ref.Jain.SD, ref.Jain.N,
+			ref.JainDiff, strings.Join(diffs, " / "), flowCounts(ref.CountMeans()), fairnessVerdictText(ref), strings.Join(ref.Differences, "; "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -585,6 +585,16 @@ func writeFairnessReferences(w io.Writer, rep *response.FairnessReport) error {
 		fmt.Fprintln(w, "note: "+n)
 	}
 	return nil
+}
+
+// fairnessVerdictText is a reference's verdict with its tolerance, and, where the seeds'
+// spread leaves it undecided, the widest of the differences' 95% intervals.
+func fairnessVerdictText(ref *response.FairnessReference) string {
+	text := fmt.Sprintf("%s (±%g)", ref.Verdict, ref.Tolerance)
+	if !ref.Decided {
+		text += fmt.Sprintf(", undecided by the seeds (95%% ±%.3f)", slices.Max(append([]float64{ref.JainDiffCI95}, ref.ShareDiffsCI95...)))
+	}
+	return text
 }
 
 // flowCounts is each flow's loss events/timeouts, "L/T / L/T / …".

@@ -469,8 +469,13 @@ func runTcpfluid(c *cli.Context, row *reference.Row, e *reference.Experiment, fa
 				sum  *reference.FairnessSummary
 			}{{"ns-2", row.NS2Fairness}, {"ns-3", row.NS3Fairness}} {
 				if dj, ds, v, ok := reference.CompareSummary(st, sim.sum); ok {
-					row.Notes = append(row.Notes, fmt.Sprintf("%s vs %s: Jain %+.3f, largest share difference %.3f: %s %g; loss events/timeouts a flow %s against %s",
-						en, sim.name, dj, ds, v, reference.FairnessTolerance, flowCounts(st.FlowLossEvents, st.FlowTimeouts), flowCounts(sim.sum.CountMeans())))
+					jhw, shw, decided := reference.SummaryNoise(st, sim.sum)
+					undecided := ""
+					if !decided {
+						undecided = ", undecided by the seeds"
+					}
+					row.Notes = append(row.Notes, fmt.Sprintf("%s vs %s: Jain %+.3f ± %.3f, largest share difference %.3f ± %.3f (95%%): %s %g%s; loss events/timeouts a flow %s against %s",
+						en, sim.name, dj, jhw, ds, shw, v, reference.FairnessTolerance, undecided, flowCounts(st.FlowLossEvents, st.FlowTimeouts), flowCounts(sim.sum.CountMeans())))
 				}
 			}
 		}
