@@ -44,7 +44,7 @@ func TestStoredFairness(t *testing.T) {
 		t.Errorf("%d stored fairness experiments, want 15 (5 algorithms × 3 modes)", len(st))
 	}
 	for _, s := range st {
-		if s.Spec == nil || s.Jain.N != 3 || len(s.Shares) != len(s.Spec.Flows) || !strings.HasPrefix(s.Source, "testdata/reference/ns2/fairness-") {
+		if s.Spec == nil || s.Jain.N != 10 || len(s.Shares) != len(s.Spec.Flows) || !strings.HasPrefix(s.Source, "testdata/reference/ns2/fairness-") {
 			t.Errorf("%s: %d seeds, %d shares, spec %v", s.Source, s.Jain.N, len(s.Shares), s.Spec != nil)
 		}
 	}
@@ -83,7 +83,7 @@ func TestCompareFairness(t *testing.T) {
 			if mode == "friendliness" && len(d) == 3 && strings.HasPrefix(d[2], "competing flows reno,") {
 				d = d[:2]
 			}
-			if len(d) != 2 || !strings.Contains(d[0], "fluid engine") || d[1] != "1 seeds, ns-2 3" {
+			if len(d) != 2 || !strings.Contains(d[0], "fluid engine") || d[1] != "1 seeds, ns-2 10" {
 				t.Errorf("%s %s: differences %q, want the engine's and the seeds' (and the competing flows')", mode, r.Algorithm, ref.Differences)
 			}
 		}
@@ -91,9 +91,9 @@ func TestCompareFairness(t *testing.T) {
 			t.Errorf("%s scalable: reference %v, notes %q", mode, rep.Results[1].Reference, notes)
 		}
 		// The fluid counted as ns-2's jittered sender counts, with its random drops, over
-		// three seeds, is ns-2's experiment: no difference is left to state.
+		// ns-2's ten seeds, is ns-2's experiment: no difference is left to state.
 		like := s
-		like.Algorithms, like.Form, like.DropRule, like.JitterS, like.Seeds = []string{"cubic@linux"}, fluid.FormHybridRecovery, model.DropRandom, 240e-6, []uint64{1, 2, 3}
+		like.Algorithms, like.Form, like.DropRule, like.JitterS, like.Seeds = []string{"cubic@linux"}, fluid.FormHybridRecovery, model.DropRandom, 240e-6, st[0].Seeds
 		if mode == "friendliness" {
 			// The textbook Reno flows are a difference: ns-2's are Linux's.
 			if rep, err = response.Fairness(context.Background(), like); err != nil {
@@ -165,7 +165,7 @@ func TestFairnessNoiseDecides(t *testing.T) {
 		verdict string
 		decided bool
 	}{
-		{"close, within", []float64{0.51, 0.49}, "within", true},         // 0.01 + 0.036 ≤ 0.05
+		{"close, within", []float64{0.51, 0.49}, "within", true},          // 0.01 + 0.036 ≤ 0.05
 		{"near the edge, within", []float64{0.54, 0.46}, "within", false}, // 0.04 + 0.036 > 0.05
 		{"near the edge, outside", []float64{0.56, 0.44}, "outside", false},
 		{"far, outside", []float64{0.65, 0.35}, "outside", true}, // 0.15 − 0.036 > 0.05

@@ -6,7 +6,7 @@ import (
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
-// TestPacketFairnessAgainstNS2: the packet engine, seeds 1–3 as ns-2's stored runs, on
+// TestPacketFairnessAgainstNS2: the packet engine, over the seeds of ns-2's stored runs (1–10), on
 // stored ns-2 fairness experiments that ns-2 TCP/Linux's sender decides: its
 // retransmission timer (packet/ns2rtt.go) and its delayed send (packet/ns2send.go).
 // Beside HighSpeed and beside H-TCP, ns-2's Reno flows send each window in one burst a
@@ -24,19 +24,20 @@ import (
 // every two ACKs: with ns-2's delayed send only the ACKs that return while the send waits
 // lower the allowance (ns2send.go), the others' windows fall to 0.5–0.6 of their size
 // instead of 0.36, and their slow start back no longer grows the queue faster than the
-// 10 s flow's timer. It now times out at 16 of 51 loss events a seed (ns-2: 7 of 44), and
-// the gap is smaller (Jain −0.055 against −0.326) but still there: asserted both ways.
+// 10 s flow's timer. It now times out at 16 of 51 loss events a seed over seeds 1–3 (ns-2:
+// 7 of 44), and over seeds 1–10 at 11.7 a run against ns-2's 10.7: within (Jain +0.000,
+// largest share 0.013; −0.055 and 0.093 against ns-2's three seeds, which spread its
+// shares by 0.06).
 // Three Reno flows in the `same` mode took 0.47, 0.21 and 0.29 of the link (ns-2: 0.33,
 // 0.30, 0.33) under that rate halving, and are within now.
 func TestPacketFairnessAgainstNS2(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fifteen 1000 s packet-engine dumbbell runs")
+		t.Skip("fifty 1000 s packet-engine dumbbell runs")
 	}
 	stored, err := Stored()
 	if err != nil {
 		t.Fatal(err)
 	}
-	gaps := map[string]bool{"same highspeed": true}
 	for _, key := range []string{"friendliness highspeed", "friendliness htcp", "rtt highspeed", "same highspeed", "same reno"} {
 		var st *StoredFairness
 		for i := range stored {
@@ -61,8 +62,8 @@ func TestPacketFairnessAgainstNS2(t *testing.T) {
 			}
 			t.Logf("packet Jain %.3f (first share %.3f), ns-2 %.3f ± %.3f: %+.3f, largest share difference %.3f: %s",
 				pk.Jain, pk.Shares[0], st.Jain.Mean, st.Jain.SD, dj, ds, verdict)
-			if (verdict == "within") == gaps[key] {
-				t.Errorf("Jain %+.3f, largest share difference %.3f from ns-2: verdict %s, known gap %v", dj, ds, verdict, gaps[key])
+			if verdict != "within" {
+				t.Errorf("Jain %+.3f, largest share difference %.3f from ns-2: want both within %g", dj, ds, FairnessTolerance)
 			}
 			if st.Mode != "friendliness" {
 				return

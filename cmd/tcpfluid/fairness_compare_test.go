@@ -11,14 +11,14 @@ import (
 
 // fairness --compare-ns2 sets the stored ns-2 run beside each result of the same
 // experiment, in the JSON and under the table, with its verdict and each flow's loss
-// events and timeouts over ns-2's seeds (reno's rtt run: 33.3, 28.7 and 24.3, none of them
+// events and timeouts over ns-2's seeds (reno's rtt run: 33.5, 28.8 and 24.5, none of them
 // timeouts); an algorithm without a stored run is a note, not an error.
 func TestCLIFairnessCompareNS2(t *testing.T) {
 	args := []string{"fairness", "--mode", "rtt", "--algo", "reno,scalable", "--header", "50B", "--sack", "--compare-ns2"}
 	rep := fairnessJSON(t, args...)
 	ref := rep.Results[0].Reference
-	if ref == nil || ref.Source != "testdata/reference/ns2/fairness-rtt-reno.json" || ref.Jain.N != 3 || len(ref.ShareDiffs) != 3 ||
-		ref.Verdict == "" || ref.Tolerance != 0.05 || len(ref.LossEvents) != 3 || math.Abs(ref.LossEvents[0].Mean-100.0/3) > 1e-9 || ref.Timeouts[2].Mean != 0 {
+	if ref == nil || ref.Source != "testdata/reference/ns2/fairness-rtt-reno.json" || ref.Jain.N != 10 || len(ref.ShareDiffs) != 3 ||
+		ref.Verdict == "" || ref.Tolerance != 0.05 || len(ref.LossEvents) != 3 || math.Abs(ref.LossEvents[0].Mean-33.5) > 1e-9 || ref.Timeouts[2].Mean != 0 {
 		t.Fatalf("reno's reference %+v", ref)
 	}
 	if rep.Results[1].Reference != nil || len(rep.Notes) != 1 || !strings.HasPrefix(rep.Notes[0], "scalable: no stored ns-2 run of --mode rtt scalable") {
@@ -29,7 +29,7 @@ func TestCLIFairnessCompareNS2(t *testing.T) {
 	}
 	out, code, _ := runStatus(t, append(args, "--format", "table")...)
 	if code != 0 || !strings.Contains(out, "fairness-rtt-reno.json") || !strings.Contains(out, ref.Verdict+" (±0.05)") ||
-		!strings.Contains(out, "33.3/0 / 28.7/0 / 24.3/0") ||
+		!strings.Contains(out, "33.5/0 / 28.8/0 / 24.5/0") ||
 		!strings.Contains(out, "note: scalable: no stored ns-2 run of --mode rtt scalable") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
