@@ -59,6 +59,9 @@ type Metric struct {
 	// statistical: paired batch means of the two engines under random loss (Point), or the
 	// spread of the per-seed errors of a mean over seeds (Seeds).
 	CI95 *float64 `json:"ci95,omitempty"`
+	// Undecided: the 95% interval of Error reaches across the tolerance, so the verdict is
+	// the seeds' or batches' draw: more of them, not the engines, would decide it.
+	Undecided bool `json:"undecided,omitempty"`
 	// Headline marks a quantity the scenario's source reports (RegisterHeadline).
 	Headline bool `json:"headline,omitempty"`
 	// tol is what judged it, so that a mean over seeds is judged alike (Seeds).
@@ -213,13 +216,30 @@ func (m Metric) ToleranceText() string {
 	return fmt.Sprintf("%g%%", 100**m.Tolerance)
 }
 
-// Verdict is "ok", "FAIL" or "not judged".
+// setCI95 sets the half width ci of Error's 95% interval, and whether it leaves the
+// verdict undecided: within tolerance while |Error| + ci exceeds it, or out while
+// |Error| − ci does not.
+func (m *Metric) setCI95(ci float64) {
+	m.CI95 = &ci
+	if !m.Judged || m.Tolerance == nil {
+		return
+	}
+	e, tol := math.Abs(m.Error), *m.Tolerance
+	m.Undecided = m.OK && e+ci > tol || !m.OK && e-ci <= tol
+}
+
+// Verdict is "ok", "FAIL" or "not judged", with ", undecided" where the metric's 95%
+// interval reaches across its tolerance.
 func (m Metric) Verdict() string {
+	v := "FAIL"
 	switch {
 	case !m.Judged:
 		return "not judged"
 	case m.OK:
-		return "ok"
+		v = "ok"
 	}
-	return "FAIL"
+	if m.Undecided {
+		v += ", undecided"
+	}
+	return v
 }

@@ -154,8 +154,8 @@ func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 			pbw, pbr := stretch(pk.Losses[pb[b]], pk.Losses[pb[b+1]], spec.MSSBytes)
 			dw[b], dr[b] = (fbw-pbw)/pw, (fbr-pbr)/pr
 		}
-		cw, cr := ci95(dw), ci95(dr)
-		cwnd.CI95, thr.CI95 = &cw, &cr
+		cwnd.setCI95(ci95(dw))
+		thr.setCI95(ci95(dr))
 	}
 	v.add(cwnd)
 	v.add(thr)

@@ -104,8 +104,7 @@ func meanOver(runs []*Report, i int) (Metric, error) {
 	}
 	m := m0.tol.Judge(m0.Metric, fSum/n, pSum/n)
 	if m.Kind != Sign {
-		ci := ci95(errs)
-		m.CI95 = &ci
+		m.setCI95(ci95(errs))
 	}
 	return m, nil
 }

@@ -37,6 +37,9 @@ type Report struct {
 	Passed      int  `json:"passed"`
 	FailedCount int  `json:"failed"`
 	NotJudged   int  `json:"not_judged"`
+	// Undecided counts the judged metrics whose verdict their 95% interval leaves open
+	// (Metric.Undecided).
+	Undecided int `json:"undecided,omitempty"`
 	// Notes say what the engines did that the metrics alone do not show, such as packet
 	// senders' retransmission timeouts, which the fluid laws do not model.
 	Notes []string `json:"notes,omitempty"`
@@ -76,6 +79,9 @@ func (v *Report) Failed() []Metric {
 // add appends a metric and updates the verdict and the counts.
 func (v *Report) add(m Metric) {
 	v.Metrics = append(v.Metrics, m)
+	if m.Undecided {
+		v.Undecided++
+	}
 	switch {
 	case !m.Judged:
 		v.NotJudged++

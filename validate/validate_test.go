@@ -320,6 +320,42 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// A metric's 95% interval leaves its verdict undecided where it reaches across the
+// tolerance (10% here): 12% ± 1% is out, 12% ± 3% undecided; 8% ± 1% is within, 8% ± 3%
+// undecided; a metric not judged is never undecided.
+func TestMetricUndecided(t *testing.T) {
+	tol := Tolerance{Kind: Relative, Bound: 0.10, Reason: "test"}
+	for _, c := range []struct {
+		fluid, ci float64
+		verdict   string
+	}{
+		{112, 0.01, "FAIL"},
+		{112, 0.03, "FAIL, undecided"},
+		{108, 0.01, "ok"},
+		{108, 0.03, "ok, undecided"},
+		{110, 0, "ok"},
+	} {
+		m := tol.Judge("x", c.fluid, 100)
+		m.setCI95(c.ci)
+		if m.Verdict() != c.verdict || m.Undecided != strings.HasSuffix(c.verdict, "undecided") {
+			t.Errorf("error %.2f ± %.2f: verdict %q (undecided %v), want %q", m.Error, c.ci, m.Verdict(), m.Undecided, c.verdict)
+		}
+	}
+	nj := NotJudged("x", 1, 2, "test")
+	if nj.setCI95(5); nj.Undecided {
+		t.Errorf("a metric not judged is undecided")
+	}
+	var v Report
+	for _, ci := range []float64{0.01, 0.03} {
+		m := tol.Judge("x", 112, 100)
+		m.setCI95(ci)
+		v.add(m)
+	}
+	if v.FailedCount != 2 || v.Undecided != 1 {
+		t.Errorf("report counts %d out, %d undecided; want 2 and 1", v.FailedCount, v.Undecided)
+	}
+}
+
 // A link's utilisation is held to TolUtilisation when either engine congests it (its queue
 // dropped packets, or it was at least 90% busy), else to TolUncongested; a link's random
 // losses are not its queue's drops.

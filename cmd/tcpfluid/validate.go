@@ -281,6 +281,9 @@ func writeValidationTable(w io.Writer, v *validate.Report) error {
 	if v.FailedCount > 0 {
 		verdict = fmt.Sprintf("%d of %d judged metrics out of tolerance", v.FailedCount, v.Passed+v.FailedCount)
 	}
+	if v.Undecided > 0 {
+		verdict += fmt.Sprintf("; %d verdicts undecided by the seeds' 95%% intervals", v.Undecided)
+	}
 	if v.NotJudged > 0 {
 		verdict += fmt.Sprintf("; %d not judged", v.NotJudged)
 	}

@@ -27,6 +27,9 @@ type allLine struct {
 	Worst     *validate.Metric `json:"worst,omitempty"`
 	Subject   string           `json:"subject,omitempty"`
 	OK        bool             `json:"ok"`
+	// Undecided: out of tolerance, but every metric out is so within its 95% interval
+	// over the seeds (validate.Metric.Undecided).
+	Undecided bool `json:"undecided,omitempty"`
 }
 
 // validateAll runs every built-in in both engines (and seed 003's Table 3) and prints one
@@ -89,9 +92,12 @@ func validateAll(c *cli.Context, format string) error {
 
 // reportLine summarises one scenario's report.
 func reportLine(v *validate.Report) allLine {
-	l := allLine{Scenario: v.Scenario, Passed: v.Passed, Failed: v.FailedCount, NotJudged: v.NotJudged, OK: v.OK}
+	l := allLine{Scenario: v.Scenario, Passed: v.Passed, Failed: v.FailedCount, NotJudged: v.NotJudged, OK: v.OK, Undecided: !v.OK}
 	worst := math.Inf(-1)
 	for i, m := range v.Metrics {
+		if m.Judged && !m.OK && !m.Undecided {
+			l.Undecided = false
+		}
 		if r := severity(m); m.Judged && r > worst {
 			worst, l.Worst, l.Subject = r, &v.Metrics[i], v.Subject(m)
 		}
@@ -164,7 +170,10 @@ func writeAllTable(w io.Writer, lines []allLine) error {
 	fmt.Fprintln(tw, "built-in\tjudged ok\tout\tnot judged\tworst judged metric\tsubject\tfluid\tpacket\terror\ttolerance\tverdict")
 	for _, l := range lines {
 		verdict := "ok"
-		if !l.OK {
+		switch {
+		case l.Undecided:
+			verdict = "FAIL, undecided"
+		case !l.OK:
 			verdict = "FAIL"
 		}
 		if m := l.Worst; m != nil {
