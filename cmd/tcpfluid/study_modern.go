@@ -70,12 +70,12 @@ func (st *study) scenarioResult(name string) *model.Result {
 	return nil
 }
 
-// bloatRow is one bufferbloat built-in's queueing delay (its link's mean queue at its
-// capacity, s), utilisation and Jain's index over its flows' goodputs.
+// bloatRow is one bufferbloat built-in's queueing delay and its standard deviation (its
+// link's queue at its capacity, s), utilisation and Jain's index over its flows' goodputs.
 type bloatRow struct {
-	queue             model.QueueKind
-	res               *model.Result
-	delayS, util, jfi float64
+	queue                      model.QueueKind
+	res                        *model.Result
+	delayS, jitterS, util, jfi float64
 }
 
 func (st *study) bloatRows() []bloatRow {
@@ -91,8 +91,9 @@ func (st *study) bloatRows() []bloatRow {
 		for _, f := range res.Flows {
 			gp = append(gp, f.GoodputBps)
 		}
+		perPkt := sc.Flows[0].MSSBytes * 8 / sc.Links[0].CapacityBps // s a packet takes at the link
 		rows = append(rows, bloatRow{queue: q, res: res, util: res.Links[0].Utilisation, jfi: response.Jain(gp),
-			delayS: res.Links[0].MeanQueuePkts * sc.Flows[0].MSSBytes * 8 / sc.Links[0].CapacityBps})
+			delayS: res.Links[0].MeanQueuePkts * perPkt, jitterS: res.Links[0].QueueSDPkts * perPkt})
 	}
 	return rows
 }
@@ -107,8 +108,8 @@ func (st *study) modernSection() report.Section {
 	delay := report.Figure{ID: "bufferbloat-delay", Title: "Bufferbloat: queueing delay of ten CUBIC flows by queue discipline",
 		XLabel: "time (s)", YLabel: "queueing delay (ms)", LogY: true,
 		Note: "The link's queue at its capacity; under FQ-CoDel each flow's own queue at its fair rate is about the same. Empty queues are not drawn on the logarithmic axis."}
-	bloat := report.Table{ID: "bufferbloat", Title: "Bufferbloat: mean queueing delay, utilisation and Jain's index by queue discipline",
-		Columns: []string{"queue", "queueing delay (ms)", "target (ms)", "utilisation", "Jain"}}
+	bloat := report.Table{ID: "bufferbloat", Title: "Bufferbloat: mean queueing delay, its standard deviation, utilisation and Jain's index by queue discipline",
+		Columns: []string{"queue", "queueing delay (ms)", "delay sd (ms)", "target (ms)", "utilisation", "Jain"}}
 	for _, r := range st.bloatRows() {
 		s := report.Series{Name: string(r.queue)}
 		sc, _ := model.Builtin(r.res.Scenario)
@@ -128,10 +129,11 @@ func (st *study) modernSection() report.Section {
 		case model.QueuePIE:
 			target = fmt.Sprintf("%g", model.DefaultPIETargetS*1e3)
 		}
-		bloat.Rows = append(bloat.Rows, []string{string(r.queue), fmt.Sprintf("%.2f", r.delayS*1e3), target,
+		bloat.Rows = append(bloat.Rows, []string{string(r.queue), fmt.Sprintf("%.2f", r.delayS*1e3), fmt.Sprintf("%.2f", r.jitterS*1e3), target,
 			fmt.Sprintf("%.4f", r.util), fmt.Sprintf("%.4f", r.jfi)})
 	}
-	bloat.Note = "FQ-CoDel's delay is each flow's own queue at its fair rate; at its buffer it drops half the fattest queue at once, as Linux's fq_codel_drop does."
+	bloat.Note = "FQ-CoDel's delay is each flow's own queue at its fair rate; at its buffer it drops half the fattest queue at once, as Linux's fq_codel_drop does. " +
+		"The delay's standard deviation is the link's queue's over the run, at the link's capacity (run's queue_sd_pkts)."
 	if len(delay.Series) > 0 {
 		sec.Figures = append(sec.Figures, delay)
 	}
@@ -188,9 +190,9 @@ func (st *study) dctcpTable() report.Table {
 // modernSummary writes the terminal's lines on the bufferbloat built-ins and BBR under loss.
 func (st *study) modernSummary(w io.Writer) {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "bufferbloat (10 CUBIC, fluid)\tqueueing delay\tutilisation\tJain")
+	fmt.Fprintln(tw, "bufferbloat (10 CUBIC, fluid)\tqueueing delay\tdelay sd\tutilisation\tJain")
 	for _, r := range st.bloatRows() {
-		fmt.Fprintf(tw, "%s\t%.2f ms\t%.4f\t%.4f\n", r.queue, r.delayS*1e3, r.util, r.jfi)
+		fmt.Fprintf(tw, "%s\t%.2f ms\t%.2f ms\t%.4f\t%.4f\n", r.queue, r.delayS*1e3, r.jitterS*1e3, r.util, r.jfi)
 	}
 	tw.Flush()
 	for _, r := range st.lossResponse {

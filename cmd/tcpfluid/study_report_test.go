@@ -161,6 +161,18 @@ func checkModernSection(t *testing.T, st *study, figs map[string]report.Figure) 
 	delay := map[model.QueueKind]float64{}
 	for _, r := range rows {
 		delay[r.queue] = r.delayS
+		// The delay's standard deviation is the link queue's over the run: what the trace's
+		// samples of the queue spread by, within the 10% that sampling a queue moving on
+		// the round trip's scale every 60 ms leaves.
+		var n, sum, sumSq float64
+		for _, smp := range r.res.Trace {
+			if smp.Flow < 0 {
+				n, sum, sumSq = n+1, sum+smp.QueuePkts, sumSq+smp.QueuePkts*smp.QueuePkts
+			}
+		}
+		if sd := r.res.Links[0].QueueSDPkts; !(sd > 0) || math.Abs(model.TimeSD(sum/n, sumSq/n)/sd-1) > 0.1 {
+			t.Errorf("%s: queue sd %.4g packets, the trace's samples %.4g", r.queue, sd, model.TimeSD(sum/n, sumSq/n))
+		}
 	}
 	if !(delay[model.QueueDropTail] > 0.02 && math.Abs(delay[model.QueuePIE]/model.DefaultPIETargetS-1) < 0.5 &&
 		math.Abs(delay[model.QueueCoDel]/model.DefaultCoDelTargetS-1) < 0.5 && delay[model.QueueFQCoDel] < delay[model.QueueCoDel]) {
