@@ -4,8 +4,8 @@ package fluid
 // for the queue's standard deviation (model.LinkResult.QueueSDPkts), by the trapezoid rule
 // between the states the run records (queuepast.go: every accepted step's end, every jump).
 // The solver's steps are short beside a queue's cycles: over Reno's sawtooth through 100
-// packets the deviation is 0.5% from a 1 ms trace's, through 800 packets 0.03%. Kept outside the solver's state, whose error control
-// would otherwise change every step.
+// packets the deviation is 0.5% from a 1 ms trace's, through 800 packets 0.03%. Kept
+// outside the solver's state, whose error control would otherwise change every step.
 type queueMoments struct {
 	sum, sumSq float64 // ∫ q dt, ∫ q² dt
 	t, q       float64 // the latest record: s, bytes

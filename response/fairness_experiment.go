@@ -107,16 +107,15 @@ func SpreadOf(xs []float64) Spread {
 // over its own seeds (Welch's t: the two variances of the means, the Welch–Satterthwaite
 // degrees of freedom); 0 when neither varies, as one seed does not.
 func (s Spread) DiffCI95(o Spread) float64 {
-	vs, vo := s.meanVariance(), o.meanVariance()
-	v := vs + vo
-	if !(v > 0) {
-		return 0
-	}
-	var den float64
+	var v, den float64 // the difference's variance, and Welch–Satterthwaite's denominator
 	for _, x := range []Spread{s, o} {
 		if w := x.meanVariance(); w > 0 {
+			v += w
 			den += w * w / float64(x.N-1)
 		}
+	}
+	if !(v > 0) {
+		return 0
 	}
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: v * v / den}.Quantile(0.975) * math.Sqrt(v)
 }
