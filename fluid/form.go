@@ -77,7 +77,8 @@ func (fm form) resumesAt(f *subflow) float64 {
 //     W' = ln(1 + δ)·(ACK rate), which doubles per RTT in slow start (δ = 1) and gives
 //     Reno ⌊W⌋/(W + ½) packets per round (δ = 1/W);
 //   - behind a queue the ACKs return at the queue's pace whatever the window did, and each
-//     adds δ: W' = δ·(delivery rate), one packet per packet delivered in slow start.
+//     adds δ: W' = δ·(delivery rate a return lag before, ackedLag), one packet per packet
+//     delivered in slow start.
 //
 // For laws without a per-ACK increment, and in the hybrid form, the factor is the plain ACK
 // clock. queued reports whether a queue on the path is busy or full.
@@ -102,7 +103,7 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	}
 	acks := counted * f.acked / (f.wire * f.mult) // packets acknowledged and counted per second, per member of a class
 	if queued {
-		return heard * d * acks / dw
+		return heard * d * counted * f.ackedLag / (f.wire * f.mult) / dw
 	}
 	return math.Log1p(heard*d) * acks / dw
 }

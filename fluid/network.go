@@ -141,6 +141,7 @@ func (s *system) deliveries(t float64, y []float64) {
 		if f.deliveringCopy(y) {
 			f.acked = 0
 		}
+		f.ackedLag = f.ackPast.at(t-s.ackLag(f), t, f.acked)
 		// What the sender's latest RTT sample says: the queues its packet met, a return lag
 		// and its queueing delay ago (queuepast.go), not the queues of now. The timer reads
 		// them to first order, q − RTT·dq/dt (timerRTT).
@@ -196,10 +197,11 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 
 // sendBehindQueue applies, in the counted form, the window's conservation to a sender
 // behind a queue: besides the packets its window keeps in flight, W/RTT, it sends the
-// window's growth, δ packets per packet acknowledged (model.AckIncrement), so that its
-// packets in flight grow with its window. W/RTT alone lags a fast-growing window by up to
-// a round — in slow start the queue would fill at half the pace a packet sender's two
-// packets per ACK fill it, and overflow a window later. On a free path the rate W/RTT
+// window's growth, δ packets per packet acknowledged (model.AckIncrement) at the ACK rate
+// of a return lag before (ackpast.go), so that its packets in flight grow with its window.
+// W/RTT alone lags a fast-growing window by up to a round — in slow start the queue would
+// fill at half the pace a packet sender's two packets per ACK fill it, and overflow a
+// window later. On a free path the rate W/RTT
 // stands (the counted form's whole packets). It reports whether a rate changed (the network
 // is then evaluated again).
 func (s *system) sendBehindQueue(t float64, y []float64) bool {
@@ -215,7 +217,7 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 			continue
 		}
 		if d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t)); d > 0 {
-			f.rate += d * f.acked
+			f.rate += d * f.ackedLag
 			changed = true
 		}
 	}

@@ -78,8 +78,9 @@ func (s *system) jump(t float64) {
 	s.recordPast(t, yd)
 	s.gen++
 	s.drv.Jump(y)
+	s.ensure(t, s.drv.Y())
+	s.recordAcks(t)
 	if len(s.fifo) > 0 {
-		s.ensure(t, s.drv.Y())
 		s.recordFIFO(t, s.drv.Y().RawVector().Data, true)
 	}
 }
@@ -118,6 +119,7 @@ func (s *system) jumpFlows(t float64, flows []int) {
 	// The network just evaluated is the state's: the guards read it as it is.
 	s.restartOf = append(append(s.restartOf[:0], flows...), s.restart[1:]...)
 	s.drv.Restart(s.restartOf...)
+	s.recordAcks(t)
 	if len(s.fifo) > 0 {
 		s.recordFIFO(t, yd, true) // the network evaluated above is the state's
 	}

@@ -174,6 +174,7 @@ type subflowState struct {
 	timeouts   int
 	at         *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
 	completion float64   // s since start, NaN until done
+	ackPast    ackPast   // its acknowledged rate over the last return lag (ackpast.go)
 	endT       float64
 }
 
@@ -192,6 +193,8 @@ type subflowEval struct {
 	streams  []stream // its packets at each link of its path, in path order
 	deliver  float64  // bytes/s leaving the path's last link
 	acked    float64  // bytes/s of it acknowledged: less what the links' loss processes and RED take
+	// ackedLag is acked a return lag ago (ackLag): the ACKs reaching the sender now.
+	ackedLag float64
 }
 
 type cbrSource struct {
