@@ -58,8 +58,12 @@ func (a *ackPast) at(x, now, rNow float64) float64 {
 // forward and back, lies between a packet leaving the last link and its ACK.
 func (s *system) ackLag(f *subflow) float64 { return f.propRTT }
 
-// recordAcks adds every subflow's acknowledged rate of the evaluated state at time t.
+// recordAcks adds every subflow's acknowledged rate of the evaluated state at time t, in
+// the counted form (the only one that reads it).
 func (s *system) recordAcks(t float64) {
+	if !s.form.counted {
+		return
+	}
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		f.ackPast.record(t, f.acked, s.pastKeep)

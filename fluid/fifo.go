@@ -185,11 +185,13 @@ func (l *link) admission(st *stream) float64 {
 // and moments (queuepast.go, queuesd.go), the FIFO links' histories and the trace.
 func (s *system) stepped(t0, t1 float64) {
 	s.recordPast(t1, s.drv.Y().RawVector().Data)
-	s.gen++
-	s.ensure(t1, s.drv.Y())
-	s.recordAcks(t1)
-	if len(s.fifo) > 0 {
-		s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
+	if s.form.counted || len(s.fifo) > 0 {
+		s.gen++
+		s.ensure(t1, s.drv.Y())
+		s.recordAcks(t1)
+		if len(s.fifo) > 0 {
+			s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
+		}
 	}
 	if s.set.SampleS > 0 {
 		s.sample(t0, t1)

@@ -53,6 +53,13 @@ type Settings struct {
 	// flow's propagation delay by less than this fraction and makes a dumbbell of distinct
 	// round-trip times cost its bins. 0 (the default) folds exact copies only; at most 0.5.
 	FoldDelay float64
+	// ExactReactions stops the solver at every flow's drop-tail reaction at its own time.
+	// By default a reaction, and a recovery's look at whether its queue is still full, may
+	// wait a quarter of its flow's ACK spacing (the time between two of its ACKs, at most
+	// its RTT) to share a solver stop with other flows' (merge.go): a packet sender reacts
+	// on an ACK, so the instant is known only to that, and many flows of distinct round
+	// trips then cost the stops their reactions share rather than one each.
+	ExactReactions bool
 	// SendJitterS is a random wait, uniform on [0, SendJitterS] s, before each send of the
 	// senders that replicate ns-2.35 TCP/Linux (its overhead_; the linux variants'
 	// recoveries, model.RecoveryLinux and RecoveryLinuxMinCwnd). Their module is called

@@ -222,11 +222,12 @@ func (f *subflow) drawDrop() {
 // per member of its class: the proportional rule's guard resets the count there.
 func (f *subflow) sinceWholeDrop(c float64) float64 { return c - f.mult*math.Floor(c/f.mult) }
 
+// nextReaction is the next time a flow's discrete state is due to change without a guard:
+// its drop-tail reaction (nextDropReaction), and the resumptions and timers below.
 func (s *system) nextReaction() float64 {
-	next := math.Inf(1)
+	next := s.nextDropReaction()
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		next = min(next, min(f.reactAt, f.recheckAt))
 		if r := s.form.resumesAt(f); r > s.drv.T() {
 			next = min(next, r) // the law resumes: a step boundary
 		}

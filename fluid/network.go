@@ -141,7 +141,9 @@ func (s *system) deliveries(t float64, y []float64) {
 		if f.deliveringCopy(y) {
 			f.acked = 0
 		}
-		f.ackedLag = f.ackPast.at(t-s.ackLag(f), t, f.acked)
+		if s.form.counted {
+			f.ackedLag = f.ackPast.at(t-s.ackLag(f), t, f.acked)
+		}
 		// What the sender's latest RTT sample says: the queues its packet met, a return lag
 		// and its queueing delay ago (queuepast.go), not the queues of now. The timer reads
 		// them to first order, q − RTT·dq/dt (timerRTT).

@@ -78,10 +78,12 @@ func (s *system) jump(t float64) {
 	s.recordPast(t, yd)
 	s.gen++
 	s.drv.Jump(y)
-	s.ensure(t, s.drv.Y())
-	s.recordAcks(t)
-	if len(s.fifo) > 0 {
-		s.recordFIFO(t, s.drv.Y().RawVector().Data, true)
+	if s.form.counted || len(s.fifo) > 0 {
+		s.ensure(t, s.drv.Y())
+		s.recordAcks(t)
+		if len(s.fifo) > 0 {
+			s.recordFIFO(t, s.drv.Y().RawVector().Data, true)
+		}
 	}
 }
 

@@ -117,6 +117,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--fold-delay", "0.7"}, []string{"--fold-delay 0.7: want a number from 0 to 0.5"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--fold-delay", "2%"}, []string{"--fold-delay 2%"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--engine", "packet", "--fold-delay", "0.02"}, []string{"--fold-delay 0.02: the packet engine runs every flow"}},
+		{[]string{"run", "--builtin", "seed000-dumbbell", "--engine", "packet", "--exact-reactions"}, []string{"--exact-reactions true: the packet engine reacts at each ACK"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--sample", "1s", "--format", "json"}, []string{"--sample 1s: the interval of the time series, which only --trace FILE and --format csv write"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--initial-ssthresh", "-1"}, []string{"--initial-ssthresh -1: want a number of packets >= 0"}},
 		{[]string{"run", "--builtin", "seed000-dumbbell", "--sample", "1ns", "--format", "csv"}, []string{"run: about 4e+11 trace rows (100 s / 1 ns sampling, 4 rows a sample), beyond --max-samples 2000000"}},

@@ -9,10 +9,11 @@ import (
 	"github.com/tcpfluid/tcpfluid/model"
 )
 
-// foldHintClasses is the number of classes from which an exact fluid run whose flows
-// differ only in their private links' delays is worth a hint: each class's reaction to an
-// overflow restarts the solver, which then steps every class, so the cost grows as the
-// square of the classes (300 distinct RTTs take about 6 s, 1000 about 5 minutes).
+// foldHintClasses is the number of classes from which a fluid run whose flows differ only
+// in their private links' delays is worth a hint: the classes' reactions to an overflow
+// stop the solver at every quarter of an ACK spacing that holds one (merge.go), and each
+// step costs every class's work (1000 distinct RTTs take about 10 s under the synchronized
+// rule, minutes under the proportional one, whose drops are located class by class).
 const foldHintClasses = 200
 
 // foldHint is the note run writes to standard error before an exact fluid run of sc whose
@@ -29,9 +30,9 @@ func foldHint(c *cli.Context, sc *model.Scenario) string {
 	if folded = classCount(sc, 0.05); 2*folded > exact {
 		return ""
 	}
-	return fmt.Sprintf("tcpfluid run: hint: %d classes of flows differ only in their private links' delays, and an exact fluid run costs "+
-		"the square of its classes (1000 take minutes): --fold-delay 0.05 runs them as %d classes, moving each flow's delay by under 5%%\n",
-		exact, folded)
+	return fmt.Sprintf("tcpfluid run: hint: %d classes of flows differ only in their private links' delays, and an unfolded fluid run "+
+		"steps every class at each of their reactions (1000 take 10 s synchronized, minutes proportional): --fold-delay 0.05 runs them "+
+		"as %d classes, moving each flow's delay by under 5%%\n", exact, folded)
 }
 
 // classCount is the number of classes the fluid engine runs sc's flows in with fold.

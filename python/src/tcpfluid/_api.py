@@ -173,7 +173,9 @@ def run(
         sample: trace interval, ``'0.1s'`` or seconds (default: duration/1000).
         Other flags pass through: ``sack=True``, ``jitter='1ms'``, ``delayed_ack=True``,
         ``initial_ssthresh=0`` [packets], ``fold_delay=0.05`` (fluid: fold flows whose
-        access delays lie within 5% of one another, an approximation).
+        access delays lie within 5% of one another, an approximation),
+        ``exact_reactions=True`` (fluid: every flow's reaction to a drop at its own solver
+        stop, where by default those within a quarter of their flows' ACK spacing share one).
 
     Returns:
         :class:`RunResult`: ``flows`` (goodput_bps [bit/s], mean_cwnd_pkts,
