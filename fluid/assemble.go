@@ -96,6 +96,7 @@ func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 	for g := range len(sys.links) * linkGuards {
 		sys.restart = append(sys.restart, len(sys.flows)+g)
 	}
+	sys.merge = sys.mergesReactions()
 	sys.dim = lay.dim
 	sys.scratch = mat.NewVecDense(sys.dim, nil)
 	sys.cacheT = math.NaN()

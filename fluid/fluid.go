@@ -53,13 +53,12 @@ type Settings struct {
 	// flow's propagation delay by less than this fraction and makes a dumbbell of distinct
 	// round-trip times cost its bins. 0 (the default) folds exact copies only; at most 0.5.
 	FoldDelay float64
-	// ExactReactions stops the solver at every flow's drop-tail reaction at its own time.
-	// By default a reaction, and a recovery's look at whether its queue is still full, may
-	// wait a quarter of its flow's ACK spacing (the time between two of its ACKs, at most
-	// its RTT) to share a solver stop with other flows' (merge.go): a packet sender reacts
-	// on an ACK, so the instant is known only to that, and many flows of distinct round
-	// trips then cost the stops their reactions share rather than one each.
-	ExactReactions bool
+	// Reactions is how the drop-tail reactions of different flows meet the solver
+	// (merge.go): ReactionsAuto (the default) merges them in runs of MergeClasses classes or
+	// more and stops at each below; ReactionsExact stops at each at its own time;
+	// ReactionsMerged lets a reaction, and a recovery's look at whether its queue is still
+	// full, wait a quarter of its flow's ACK spacing to share a stop with other flows'.
+	Reactions Reactions
 	// SendJitterS is a random wait, uniform on [0, SendJitterS] s, before each send of the
 	// senders that replicate ns-2.35 TCP/Linux (its overhead_; the linux variants'
 	// recoveries, model.RecoveryLinux and RecoveryLinuxMinCwnd). Their module is called
@@ -123,6 +122,9 @@ func (set *Settings) resolve() error {
 	}
 	if set.LossStop != nil && !set.RecordLosses {
 		return fmt.Errorf("%w: a loss stop needs the loss records (RecordLosses)", model.ErrScenario)
+	}
+	if set.Reactions < ReactionsAuto || set.Reactions > ReactionsMerged {
+		return fmt.Errorf("%w: reactions %d, want ReactionsAuto, ReactionsExact or ReactionsMerged", model.ErrScenario, set.Reactions)
 	}
 	if !(set.FoldDelay >= 0 && set.FoldDelay <= 0.5) {
 		return fmt.Errorf("%w: fold delay %v, want a fraction from 0 to 0.5", model.ErrScenario, set.FoldDelay)

@@ -181,17 +181,17 @@ func BenchmarkFluid1000DistinctRTTs(b *testing.B) {
 }
 
 // BenchmarkFluidDistinctRTTsExact: the same dumbbell unfolded, every reaction at its own
-// time (Settings.ExactReactions), at 50, 100 and 200 flows, to show how the cost grows when
+// time (fluid.ReactionsExact), at 50, 100 and 200 flows, to show how the cost grows when
 // every flow's reaction is its own solver stop: the stops grow as the square of the flows
 // (each reacts at every overflow, and overflows come as often as the flows' windows are
 // small) and each step costs every flow's work. BenchmarkFluidDistinctRTTsMerged (merge.go)
-// is the default.
+// is the default from 50 classes on.
 func BenchmarkFluidDistinctRTTsExact(b *testing.B) {
 	for _, n := range []int{50, 100, 200} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			sc := dumbbell(n, "rtt-spread", false, model.DropSynchronized, 1e9, 100)
 			for b.Loop() {
-				runFluid(b, sc, fluid.Settings{Seed: 1, ExactReactions: true})
+				runFluid(b, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsExact})
 			}
 		})
 	}

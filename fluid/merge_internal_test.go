@@ -35,8 +35,7 @@ func TestNextDropReaction(t *testing.T) {
 		{"a silent flow waits up to a quarter of its RTT", []subflow{slow, flow(1.02, inf)}, false, 1.02},
 		{"exact", []subflow{flow(1, inf), flow(1.0002, inf)}, true, 1},
 	} {
-		s := &system{flows: c.flows}
-		s.set.ExactReactions = c.exact
+		s := &system{flows: c.flows, merge: !c.exact}
 		if got := s.nextDropReaction(); got != c.want {
 			t.Errorf("%s: stop at %v, want %v", c.name, got, c.want)
 		}
@@ -55,4 +54,24 @@ func fineSpaced(react float64) subflow {
 	f.wire, f.mult, f.rate, f.rtt = 1500, 1, 1500/40e-6, 0.1
 	f.reactAt, f.recheckAt = react, math.Inf(1)
 	return f
+}
+
+// ReactionsAuto merges from MergeClasses classes on; the other modes say what they do.
+func TestMergesReactions(t *testing.T) {
+	for _, c := range []struct {
+		mode    Reactions
+		classes int
+		want    bool
+	}{
+		{ReactionsAuto, MergeClasses - 1, false},
+		{ReactionsAuto, MergeClasses, true},
+		{ReactionsExact, 1000, false},
+		{ReactionsMerged, 2, true},
+	} {
+		s := &system{flows: make([]subflow, c.classes)}
+		s.set.Reactions = c.mode
+		if got := s.mergesReactions(); got != c.want {
+			t.Errorf("mode %d with %d classes: merges %v, want %v", c.mode, c.classes, got, c.want)
+		}
+	}
 }

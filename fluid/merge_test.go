@@ -24,8 +24,8 @@ func TestMergedReactionsAgreeWithExact(t *testing.T) {
 	const n = 40
 	for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
 		sc := dumbbell(n, "rtt-spread", false, rule, 100e6, 60)
-		exact := runFluid(t, sc, fluid.Settings{Seed: 1, ExactReactions: true})
-		merged := runFluid(t, sc, fluid.Settings{Seed: 1})
+		exact := runFluid(t, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsExact})
+		merged := runFluid(t, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsMerged})
 		var lossesPerPkt, delivered, deliveredMerged, losses float64
 		worst := 0.0 // a flow's relative difference over its bound
 		for i, e := range exact.Flows {
@@ -54,9 +54,10 @@ func TestMergedReactionsAgreeWithExact(t *testing.T) {
 }
 
 // BenchmarkFluidDistinctRTTsMerged: the dumbbell of BenchmarkFluidDistinctRTTsExact with
-// the default merged reactions, at 50, 200 and 1000 flows under the synchronized rule and
-// at 200 under the proportional one: a stop takes the reactions of a quarter of an ACK
-// spacing, which holds more flows the more there are (their ACKs are the sparser). The
+// merged reactions (the default from 50 classes on), at 50, 200 and 1000 flows under the
+// synchronized rule and at 200 under the proportional one: a stop takes the reactions of a
+// quarter of an ACK spacing, which holds more flows the more there are (their ACKs are the
+// sparser). The
 // proportional rule's drops are located one flow at a time (its drop guard), which merging
 // the reactions leaves as they are.
 func BenchmarkFluidDistinctRTTsMerged(b *testing.B) {
@@ -67,7 +68,7 @@ func BenchmarkFluidDistinctRTTsMerged(b *testing.B) {
 		b.Run(fmt.Sprintf("%d/%s", c.n, c.rule), func(b *testing.B) {
 			sc := dumbbell(c.n, "rtt-spread", false, c.rule, 1e9, 100)
 			for b.Loop() {
-				runFluid(b, sc, fluid.Settings{Seed: 1})
+				runFluid(b, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsMerged})
 			}
 		})
 	}

@@ -234,6 +234,7 @@ type system struct {
 	restartOf []int                        // guards jumpFlows restarts: the touched flows' and every link's
 	drv       *ode.Driver
 	x         *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
+	merge     bool       // drop-tail reactions share solver stops (merge.go)
 	end       float64    // s; the scenario's duration unless a stop condition ended the run
 	crossings []model.Crossing
 	losses    []model.LossRecord

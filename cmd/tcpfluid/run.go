@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/urfave/cli/v2"
@@ -14,6 +15,14 @@ import (
 )
 
 var engines = []string{"fluid", "packet"}
+
+// reactionModes are --reactions' values, in fluid.Reactions order.
+var reactionModes = []string{"auto", "exact", "merged"}
+
+// reactionsOf is --reactions as the fluid engine's setting.
+func reactionsOf(c *cli.Context) fluid.Reactions {
+	return fluid.Reactions(slices.Index(reactionModes, enumOf(c, "reactions")))
+}
 
 func runCommand() *cli.Command {
 	flags := append(scenarioFlags(),
@@ -25,9 +34,10 @@ func runCommand() *cli.Command {
 			"whose delays share a bin of this relative width into one class, on links of their mean delay — an approximation that moves each "+
 			"flow's propagation delay by less than the bin and runs a dumbbell of distinct round trips at the cost of its bins (0.02: 2%; 0, "+
 			"the default, folds exact copies only; an exact run of 200 classes or more that 0.05 would halve says so on standard error)"),
-		boolFlag("exact-reactions", "fluid engine: stop the solver at every flow's reaction to a drop-tail loss at its own time "+
-			"(by default reactions within a quarter of their flows' ACK spacing share one stop: a packet sender reacts on an ACK, "+
-			"so it cannot place its reaction finer either)"),
+		enumFlag("reactions", "auto", reactionModes, "fluid engine: how the flows' reactions to drop-tail losses meet the solver: "+
+			"exact (a stop at each, at its own time), merged (a reaction may wait a quarter of its flow's ACK spacing to share a stop "+
+			"with others': a packet sender reacts on an ACK, so it cannot place its reaction finer either) or auto (merged from "+
+			"50 classes of flows on, exact below)"),
 		stringFlag("trace", "", "write the time series as CSV to `FILE`"),
 		func() cli.Flag {
 			f := durationFlag("sample", "", positive, "interval of the time series (--trace, --format csv)")
@@ -68,8 +78,8 @@ func runAction(c *cli.Context) error {
 	if engine == "packet" && c.IsSet("fold-delay") {
 		return flagErr(c, "fold-delay", "the packet engine runs every flow; drop --fold-delay or use --engine fluid")
 	}
-	if engine == "packet" && c.Bool("exact-reactions") {
-		return flagErr(c, "exact-reactions", "the packet engine reacts at each ACK; drop --exact-reactions or use --engine fluid")
+	if engine == "packet" && c.IsSet("reactions") {
+		return flagErr(c, "reactions", "the packet engine reacts at each ACK; drop --reactions or use --engine fluid")
 	}
 	pkt, err := packetOptions(c, engine)
 	if err != nil {
@@ -100,7 +110,7 @@ func runAction(c *cli.Context) error {
 		defer trace.Close()
 	}
 	bar := startProgress(c, fmt.Sprintf("run %s (%s)", sc.Name, engine), 0)
-	res, err := runEngine(c.Context, engine, fluid.Settings{Seed: seedOf(c), SampleS: sample, Form: form, FoldDelay: foldDelayOf(c), ExactReactions: c.Bool("exact-reactions")}, sc, pkt)
+	res, err := runEngine(c.Context, engine, fluid.Settings{Seed: seedOf(c), SampleS: sample, Form: form, FoldDelay: foldDelayOf(c), Reactions: reactionsOf(c)}, sc, pkt)
 	bar.done()
 	if err != nil {
 		if trace != nil {
