@@ -10,7 +10,10 @@ package fluid
 // The packet engine's CUBIC beside BBR over a 10-BDP buffer (modern-bbr-cubic-deep) stays
 // 2 s, 4.5 round trips, in the recovery of its first slow start's 2,500 holes, and finds
 // no new loss meanwhile; a recovery of one round trip ended into the full queue and cut
-// CUBIC twice more (TestLostRetransmissionsExtendRecovery).
+// CUBIC twice more (TestLostRetransmissionsExtendRecovery). Paced senders recover so too:
+// the recovery is the TCP stack's, not the congestion module's. The BBR flow there, whose
+// recovery lasted one round trip, counted a loss event every two round trips of the full
+// queue, five in 1.3–4.9 s against the packet engine's three.
 
 // rtxRound is the recovery round of a synchronized subflow whose lost retransmissions are
 // found: the holes left below the recovery point and the counters at the round's start.
@@ -22,7 +25,7 @@ type rtxRound struct {
 // queues, to repair (state y); none if less than one.
 func (s *system) startRtxRound(f *subflow, holes float64, y []float64) {
 	f.rtx = rtxRound{}
-	if !s.sc.LostRetransmit || s.paced(f) || holes < 1 {
+	if !s.sc.LostRetransmit || holes < 1 {
 		return
 	}
 	f.rtx = rtxRound{holes: holes, sent: y[f.cnt+cntSent] / f.mult, overflow: y[f.cnt+cntOverflow] / f.mult}
