@@ -101,10 +101,12 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	if f.gbn.on && !queued && d >= 1 && f.gbn.holeFrac > 0 {
 		return f.gbn.rounds(x[f.sub], f.rtt) / dw
 	}
-	acks := counted * f.acked / (f.wire * f.mult) // packets acknowledged and counted per second, per member of a class
+	// counted·rate/(wire·mult): packets acknowledged and counted per second, per member of a
+	// class — behind a queue those of a return lag before.
 	if queued {
 		return heard * d * counted * f.ackedLag / (f.wire * f.mult) / dw
 	}
+	acks := counted * f.acked / (f.wire * f.mult)
 	return math.Log1p(heard*d) * acks / dw
 }
 

@@ -19,6 +19,8 @@ func TestNextDropReaction(t *testing.T) {
 	}
 	slow := flow(1.0001, inf)
 	slow.rate = 0 // sends nothing: its RTT bounds the spacing, 25 ms of wait
+	fine := flow(1.0001, inf)
+	fine.rate = 1500 / 40e-6 // an ACK every 40 µs: 10 µs of wait, which a flow due 100 µs on cannot join
 	for _, c := range []struct {
 		name  string
 		flows []subflow
@@ -31,7 +33,7 @@ func TestNextDropReaction(t *testing.T) {
 		{"the second too late", []subflow{flow(1, inf), flow(1.0003, inf)}, false, 1},
 		{"a recheck counts", []subflow{flow(inf, 1), flow(1.0001, inf)}, false, 1.0001},
 		{"three within the first's wait", []subflow{flow(1, inf), flow(1.0001, inf), flow(1.00024, inf)}, false, 1.00024},
-		{"a fine-spaced second", []subflow{flow(1, inf), fineSpaced(1.0001), flow(1.0002, inf)}, false, 1.0001},
+		{"a fine-spaced second", []subflow{flow(1, inf), fine, flow(1.0002, inf)}, false, 1.0001},
 		{"a silent flow waits up to a quarter of its RTT", []subflow{slow, flow(1.02, inf)}, false, 1.02},
 		{"exact", []subflow{flow(1, inf), flow(1.0002, inf)}, true, 1},
 	} {
@@ -45,15 +47,6 @@ func TestNextDropReaction(t *testing.T) {
 			}
 		}
 	}
-}
-
-// fineSpaced is a flow due at react whose ACKs come every 40 µs: it waits at most 10 µs,
-// so a flow due 100 µs after it cannot join its stop.
-func fineSpaced(react float64) subflow {
-	f := subflow{}
-	f.wire, f.mult, f.rate, f.rtt = 1500, 1, 1500/40e-6, 0.1
-	f.reactAt, f.recheckAt = react, math.Inf(1)
-	return f
 }
 
 // ReactionsAuto merges from MergeClasses classes on; the other modes say what they do.

@@ -203,9 +203,8 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 // of a return lag before (ackpast.go), so that its packets in flight grow with its window.
 // W/RTT alone lags a fast-growing window by up to a round — in slow start the queue would
 // fill at half the pace a packet sender's two packets per ACK fill it, and overflow a
-// window later. On a free path the rate W/RTT
-// stands (the counted form's whole packets). It reports whether a rate changed (the network
-// is then evaluated again).
+// window later. On a free path the rate W/RTT stands (the counted form's whole packets).
+// It reports whether a rate changed (the network is then evaluated again).
 func (s *system) sendBehindQueue(t float64, y []float64) bool {
 	if !s.form.counted {
 		return false
