@@ -71,6 +71,8 @@ func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 		}
 		rngIdx += len(sc.Flows[i].PathNames())
 	}
+	sys.merge = sys.mergesReactions()
+	sys.polled = sys.merge && sc.DropRule.Proportional()
 	if err := sys.applySettings(); err != nil {
 		return nil, err
 	}
@@ -96,7 +98,6 @@ func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 	for g := range len(sys.links) * linkGuards {
 		sys.restart = append(sys.restart, len(sys.flows)+g)
 	}
-	sys.merge = sys.mergesReactions()
 	sys.dim = lay.dim
 	sys.scratch = mat.NewVecDense(sys.dim, nil)
 	sys.cacheT = math.NaN()
@@ -157,6 +158,7 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 		}
 		if sc.DropRule == model.DropRandom {
 			ff.dropRng = rand.New(rand.NewPCG(s.set.Seed, dropStream^uint64(idx)))
+			ff.dropAhead = ff.dropRng.ExpFloat64()
 		}
 		ff.hearsInRecovery = s.form.counted && sc.DropRule.Proportional()
 		ff.drawDrop()
@@ -240,7 +242,7 @@ func (s *system) applySettings() error {
 		on(flowGuardLaw, f.sub == 0)
 		on(flowGuardRandom, f.randomLoss || s.hasRED(f))
 		on(flowGuardPeriodic, f.periodic)
-		on(flowGuardDrop, s.sc.DropRule.Proportional())
+		on(flowGuardDrop, s.sc.DropRule.Proportional() && !s.polled)
 		on(flowGuardDone, f.sizePkt > 0)
 		on(flowGuardWatch, f.watch >= 0)
 		on(flowGuardGoBackN, s.form.counted && !s.set.SACK)

@@ -30,7 +30,9 @@ func identicalFlows(n int, distinct bool, rule model.DropRule) *model.Scenario {
 
 // Identical flows run as one class and give every member the result the same flows give
 // run one by one: the same trajectory scaled by the class's size, to the solver's tolerance
-// (RelTol 1e-6 per step; 1e-5 relative accumulated over the run).
+// (RelTol 1e-6 per step; 1e-5 relative accumulated over the run). Both runs stop the solver
+// at every flow's own reactions and drops (fluid.ReactionsExact): 100 flows run one by one
+// would share stops, which approximates (merge.go, polldrops.go).
 func TestFluidClassesMatchFlowByFlow(t *testing.T) {
 	for _, c := range []struct {
 		rule model.DropRule
@@ -43,8 +45,9 @@ func TestFluidClassesMatchFlowByFlow(t *testing.T) {
 	} {
 		rule := c.rule
 		for _, n := range []int{2, 10, 100} {
-			one := runFluid(t, identicalFlows(n, false, rule), fluid.Settings{SampleS: 1, Form: c.form})
-			each := runFluid(t, identicalFlows(n, true, rule), fluid.Settings{SampleS: 1, Form: c.form})
+			set := fluid.Settings{SampleS: 1, Form: c.form, Reactions: fluid.ReactionsExact}
+			one := runFluid(t, identicalFlows(n, false, rule), set)
+			each := runFluid(t, identicalFlows(n, true, rule), set)
 			if len(one.Flows) != n || len(each.Flows) != n {
 				t.Fatalf("%s %s n=%d: %d and %d flow results", c.form, rule, n, len(one.Flows), len(each.Flows))
 			}
@@ -100,4 +103,26 @@ func BenchmarkFluid10000IdenticalFlows(b *testing.B) {
 
 func BenchmarkFluid1000DistinctFlows(b *testing.B) {
 	benchFluid(b, identicalFlows(1000, true, model.DropSynchronized))
+}
+
+// Polled drops are heard in time (polldrops.go): 100 identical flows run one by one with
+// merged reactions, whose drops are found after the solver's steps, keep the class's exact
+// run within 1e-3 in every flow's mean window and deliveries over 60 s (4e-4 at worst).
+// Their drops all move together, so a drop heard late moves all of them: left unheard to
+// the step's end, or for as long as a twentieth of a packet's sending, they were 5% off.
+func TestPolledDropsKeepIdenticalFlowsTogether(t *testing.T) {
+	set := fluid.Settings{SampleS: 1, Form: fluid.FormHybridRecovery}
+	set.Reactions = fluid.ReactionsExact
+	one := runFluid(t, identicalFlows(100, false, model.DropProportional), set)
+	set.Reactions = fluid.ReactionsMerged
+	each := runFluid(t, identicalFlows(100, true, model.DropProportional), set)
+	worst := 0.0
+	for i, b := range each.Flows {
+		a := one.Flows[i]
+		worst = max(worst, math.Abs(b.MeanCwndPkts/a.MeanCwndPkts-1), math.Abs(b.DeliveredPkts/a.DeliveredPkts-1))
+	}
+	t.Logf("worst flow %.2g from the class", worst)
+	if worst > 1e-3 {
+		t.Errorf("a flow's mean window or deliveries %.2g from the class's, want within 1e-3", worst)
+	}
 }

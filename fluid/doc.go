@@ -9,6 +9,8 @@
 // reaction one RTT later, RED as an intensity from the averaged queue. A queue serves its
 // sources first in, first out: each at its share of what the link admitted a queueing
 // delay before (fifo.go), the solver stopping where those shares jump (fifobreaks.go).
+// With many flows the reactions of different flows share solver stops (merge.go) and the
+// proportional rule's drops are found after the steps that hold them (polldrops.go).
 // Link failures,
 // delay changes and the retransmission timers they cause are in outages.go.
 //

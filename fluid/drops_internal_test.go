@@ -17,39 +17,47 @@ import (
 func TestProportionalDropsStopOnce(t *testing.T) {
 	steps := map[model.DropRule]int{}
 	for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
-		sc := &model.Scenario{Name: "spread", DurationS: 30, DropRule: rule,
-			Links: []model.Link{{Name: "bottleneck", CapacityBps: 1e9, DelayS: 0.04, BufferBDP: 1}}}
-		for i := range 40 {
-			a, p := fmt.Sprintf("a%d", i), fmt.Sprintf("p%d", i)
-			sc.Links = append(sc.Links, model.Link{Name: a, CapacityBps: 1e10, DelayS: 0.005 + 0.0005*float64(i), BufferPkts: 1000})
-			sc.Paths = append(sc.Paths, model.Path{Name: p, Links: []string{a, "bottleneck"}})
-			sc.Flows = append(sc.Flows, model.Flow{Name: fmt.Sprintf("f%d", i), Algorithm: "reno", Path: p, WindowScaling: true})
-		}
-		if err := sc.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		set := Settings{Seed: 1}
-		if err := set.resolve(); err != nil {
-			t.Fatal(err)
-		}
-		s, err := newSystem(sc, set, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		losses := 0
-		for _, f := range res.Flows {
-			losses += f.LossEvents
-		}
-		steps[rule] = s.drv.Steps()
+		var losses int
+		steps[rule], losses = spreadSteps(t, 40, 0.0005, rule, ReactionsAuto)
 		t.Logf("%s: %d solver steps, %d loss events", rule, steps[rule], losses)
 	}
 	if p, s := steps[model.DropProportional], steps[model.DropSynchronized]; p > 2*s {
 		t.Errorf("proportional rule: %d solver steps, synchronized %d: want at most twice", p, s)
 	}
+}
+
+// spreadSteps runs n Reno flows whose access delays are 5 ms apart by gapS each on a
+// 1 Gb/s, 40 ms bottleneck for 30 s, and returns the solver's steps and the loss events.
+func spreadSteps(t *testing.T, n int, gapS float64, rule model.DropRule, r Reactions) (int, int) {
+	t.Helper()
+	sc := &model.Scenario{Name: "spread", DurationS: 30, DropRule: rule,
+		Links: []model.Link{{Name: "bottleneck", CapacityBps: 1e9, DelayS: 0.04, BufferBDP: 1}}}
+	for i := range n {
+		a, p := fmt.Sprintf("a%d", i), fmt.Sprintf("p%d", i)
+		sc.Links = append(sc.Links, model.Link{Name: a, CapacityBps: 1e10, DelayS: 0.005 + gapS*float64(i), BufferPkts: 1000})
+		sc.Paths = append(sc.Paths, model.Path{Name: p, Links: []string{a, "bottleneck"}})
+		sc.Flows = append(sc.Flows, model.Flow{Name: fmt.Sprintf("f%d", i), Algorithm: "reno", Path: p, WindowScaling: true})
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	set := Settings{Seed: 1, Reactions: r}
+	if err := set.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSystem(sc, set, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	losses := 0
+	for _, f := range res.Flows {
+		losses += f.LossEvents
+	}
+	return s.drv.Steps(), losses
 }
 
 // In the counted form under the proportional rules, a full queue's drop of a packet sent

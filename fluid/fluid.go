@@ -57,7 +57,9 @@ type Settings struct {
 	// (merge.go): ReactionsAuto (the default) merges them in runs of MergeClasses classes or
 	// more and stops at each below; ReactionsExact stops at each at its own time;
 	// ReactionsMerged lets a reaction, and a recovery's look at whether its queue is still
-	// full, wait a quarter of its flow's ACK spacing to share a stop with other flows'.
+	// full, wait a quarter of its flow's ACK spacing to share a stop with other flows',
+	// and finds the proportional rules' drops after the steps that hold them instead of
+	// stopping at each (polldrops.go).
 	Reactions Reactions
 	// SendJitterS is a random wait, uniform on [0, SendJitterS] s, before each send of the
 	// senders that replicate ns-2.35 TCP/Linux (its overhead_; the linux variants'

@@ -53,7 +53,7 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 		if !s.sc.DropRule.Proportional() || f.dropsDeaf {
 			return -1
 		}
-		return yd[c+cntOverflow] - f.mult*f.dropDraw // the next drop of every member of the class (drawDrop)
+		return f.overflowSinceDrop(yd) - f.mult*f.dropDraw // the next drop of every member of the class (drawDrop)
 	case flowGuardDone:
 		if f.sizePkt == 0 {
 			return -1

@@ -161,10 +161,18 @@ func (s *system) overflowSynchronized(li int, t float64, y []float64) {
 // (loss starts the next recovery there), as a SACK or NewReno sender does (RFC 6675, RFC
 // 6582 §3.2) and ns-2's shortest-RTT flow in the rtt mode does in half its overflows.
 func (f *subflow) hearDrop(t, wait float64, newWindow bool) {
-	if f.reactAt == math.Inf(1) && (t >= f.recoverUntil || newWindow && t-wait >= f.recoverFrom) {
-		f.reactAt = t + max(f.rtt-wait, 0)
+	if r, ok := f.dropHeard(t, wait, newWindow); ok {
+		f.reactAt = r
 		f.dropsDeaf = true
 	}
+}
+
+// dropHeard is hearDrop's verdict: whether the drop is heard, and when its reaction is due.
+func (f *subflow) dropHeard(t, wait float64, newWindow bool) (float64, bool) {
+	if f.reactAt == math.Inf(1) && (t >= f.recoverUntil || newWindow && t-wait >= f.recoverFrom) {
+		return t + max(f.rtt-wait, 0), true
+	}
+	return 0, false
 }
 
 // deafToDrops reports whether a drop at time t would change nothing for subflow f: a
@@ -212,10 +220,18 @@ const dropStream = 0xd20b
 // queue: a Reno flow of 70 packets beside CUBIC's 3900 misses a third to a half of the
 // overflows CUBIC causes).
 func (f *subflow) drawDrop() {
-	f.dropDraw = 1
+	f.dropDraw = f.nextDropDraw()
 	if f.dropRng != nil {
-		f.dropDraw = f.dropRng.ExpFloat64()
+		f.dropAhead = f.dropRng.ExpFloat64()
 	}
+}
+
+// nextDropDraw is the draw the next drawDrop sets.
+func (f *subflow) nextDropDraw() float64 {
+	if f.dropRng != nil {
+		return f.dropAhead
+	}
+	return 1
 }
 
 // sinceWholeDrop is what a count of subflow f's drops leaves past its last whole packet
@@ -234,7 +250,7 @@ func (s *system) nextReaction() float64 {
 		if f.silentUntil > s.drv.T() {
 			next = min(next, f.silentUntil) // a timed-out sender resumes
 		}
-		if s.sc.DropRule.Proportional() && f.dropsDeaf && f.recoverUntil > s.drv.T() && s.overflowing(f) {
+		if s.sc.DropRule.Proportional() && !s.polled && f.dropsDeaf && f.recoverUntil > s.drv.T() && s.overflowing(f) {
 			// The drop guard comes back on (rearmDrops). A queue that fills later stops
 			// the solver where it does, and the guard comes back on there.
 			next = min(next, f.recoverUntil)
@@ -326,7 +342,7 @@ func (s *system) dueReactions(t float64) bool {
 			changed = true
 			s.touched = append(s.touched, fi)
 		}
-		if s.sc.DropRule.Proportional() && f.rearmDue(t) {
+		if s.sc.DropRule.Proportional() && !s.polled && f.rearmDue(t) {
 			if y == nil {
 				y = s.state(t)
 			}

@@ -11,11 +11,13 @@ const (
 	// by lining up flows that react close together, can move a fluid trajectory that has no
 	// noise to undo it (ten FQ-CoDel flows: utilisation 0.976 merged, 0.981 exact).
 	ReactionsAuto Reactions = iota
-	// ReactionsExact stops the solver at every reaction at its own time.
+	// ReactionsExact stops the solver at every reaction, and every drop of the
+	// proportional rules, at its own time.
 	ReactionsExact
 	// ReactionsMerged lets a reaction wait reactionSlack of its flow's ACK spacing (the
 	// time between two of its ACKs, at most its RTT) to share a stop with other flows': a
-	// packet sender reacts on an ACK, so the instant is known only to that.
+	// packet sender reacts on an ACK, so the instant is known only to that. The
+	// proportional rules' drops are found after the steps that hold them (polldrops.go).
 	ReactionsMerged
 )
 

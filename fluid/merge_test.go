@@ -22,7 +22,7 @@ import (
 // one by one).
 func TestMergedReactionsAgreeWithExact(t *testing.T) {
 	const n = 40
-	for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
+	for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional, model.DropRandom} {
 		sc := dumbbell(n, "rtt-spread", false, rule, 100e6, 60)
 		exact := runFluid(t, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsExact})
 		merged := runFluid(t, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsMerged})
@@ -54,17 +54,15 @@ func TestMergedReactionsAgreeWithExact(t *testing.T) {
 }
 
 // BenchmarkFluidDistinctRTTsMerged: the dumbbell of BenchmarkFluidDistinctRTTsExact with
-// merged reactions (the default from 50 classes on), at 50, 200 and 1000 flows under the
-// synchronized rule and at 200 under the proportional one: a stop takes the reactions of a
-// quarter of an ACK spacing, which holds more flows the more there are (their ACKs are the
-// sparser). The
-// proportional rule's drops are located one flow at a time (its drop guard), which merging
-// the reactions leaves as they are.
+// merged reactions (the default from 50 classes on), at 50, 200 and 1000 flows under either
+// drop rule: a stop takes the reactions of a quarter of an ACK spacing, which holds more
+// flows the more there are (their ACKs are the sparser), and the proportional rule's drops
+// are found after the steps that hold them (polldrops.go).
 func BenchmarkFluidDistinctRTTsMerged(b *testing.B) {
 	for _, c := range []struct {
 		n    int
 		rule model.DropRule
-	}{{50, model.DropSynchronized}, {200, model.DropSynchronized}, {1000, model.DropSynchronized}, {200, model.DropProportional}} {
+	}{{50, model.DropSynchronized}, {200, model.DropSynchronized}, {1000, model.DropSynchronized}, {200, model.DropProportional}, {1000, model.DropProportional}} {
 		b.Run(fmt.Sprintf("%d/%s", c.n, c.rule), func(b *testing.B) {
 			sc := dumbbell(c.n, "rtt-spread", false, c.rule, 1e9, 100)
 			for b.Loop() {

@@ -192,7 +192,7 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 	n := y[f.cnt+cntOverflow]
 	if s.sc.DropRule.Proportional() {
 		// Since the drop it heard, as the guard's resets left it, deaf or not (rearmDrops).
-		n = f.sinceWholeDrop(n)
+		n = f.sinceWholeDrop(f.overflowSinceDrop(y))
 	}
 	return n
 }

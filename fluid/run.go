@@ -30,6 +30,9 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 	ivp := ode.IVP{Y0: mat.NewVecDense(s.dim, nil), T0: 0, Func: s.derivs}
 	settings := ode.DriverSettings{MaxSteps: s.set.MaxSteps}
 	settings.OnStep = s.stepped
+	if s.polled {
+		settings.StopAt = s.pollDrops
+	}
 	drv, err := ode.NewDriver(dp, ivp, s.events(), settings)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", model.ErrEngine, err)
@@ -52,14 +55,16 @@ func (s *system) run(ctx context.Context) (*model.Result, error) {
 			structural = true // marking and AQM timers (ext.go)
 		}
 		broke := s.passBreaks(t)
+		heard := s.heard
+		s.heard = false
 		switch {
 		case structural:
 			s.jump(t)
 		case reacted:
 			s.jumpFlows(t, s.touched)
-		case broke:
+		case broke || heard:
 			s.gen++
-			s.drv.Restart() // from the shares after the break (fifobreaks.go)
+			s.drv.Restart() // from the shares after the break (fifobreaks.go), the drops heard (polldrops.go)
 		}
 		if t >= s.end {
 			break

@@ -124,8 +124,10 @@ type subflowSpec struct {
 	// (simrecovery.go); nil for the other recoveries and forms.
 	rtxRng *rand.Rand
 	// dropRng draws the random drop rule's drops (drawDrop), apart from the random
-	// losses' streams; nil under the other rules.
-	dropRng *rand.Rand
+	// losses' streams; nil under the other rules. dropAhead is its draw after dropDraw, so
+	// that a polled drop can be foreseen (polldrops.go).
+	dropRng   *rand.Rand
+	dropAhead float64
 }
 
 // subflowState is the discrete state events change.
@@ -166,7 +168,9 @@ type subflowState struct {
 	// the sender finds once the recovery has ended (hearDrop).
 	hearsInRecovery bool
 	// dropDraw: under the proportional rules, the drops per member of its class at which
-	// the flow's next one falls (drawDrop).
+	// the flow's next one falls (drawDrop), counted from dropBase (cntOverflow's value at
+	// the last drop where the count was not reset there: polldrops.go).
+	dropBase   float64
 	dropDraw   float64
 	recheckAt  float64  // synchronized rule: look again when the recovery ends
 	rtx        rtxRound // synchronized rule: the recovery's lost retransmissions (lostrtx.go)
@@ -235,6 +239,8 @@ type system struct {
 	drv       *ode.Driver
 	x         *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
 	merge     bool       // drop-tail reactions share solver stops (merge.go)
+	polled    bool       // the proportional rules' drops are found after each step (polldrops.go)
+	heard     bool       // a polled drop changed a flow's mode in the last step
 	end       float64    // s; the scenario's duration unless a stop condition ended the run
 	crossings []model.Crossing
 	losses    []model.LossRecord

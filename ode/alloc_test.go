@@ -2,6 +2,7 @@ package ode
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -82,6 +83,24 @@ func TestZeroAllocations(t *testing.T) {
 		advance()
 	}
 	check("Driver.Advance with History", advance)
+	// The oscillator's y2 = −sin t, recorded where it crosses ½ and cut 0.01 later.
+	var rd *Driver
+	cutAt := 0.0
+	rd, err = NewDriver(NewDormandPrince(Settings{}), oscillator.ivp(), nil, DriverSettings{StopAt: func(t0, t1 float64) float64 {
+		if tc := rd.Reach(1, 0.5); tc > t0 && tc <= t1 {
+			cutAt = tc + 0.01
+		}
+		_ = rd.Component(0, t1)
+		return cutAt
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Driver.Advance with StopAt and Reach", func() {
+		if _, err := rd.Advance(ctx, rd.T()+2*math.Pi); err != nil {
+			t.Fatal(err)
+		}
+	})
 	buf := make([]float64, 1)
 	check("History.At/AtVec", func() {
 		_ = hist.At(0, tEnd-0.5)

@@ -9,7 +9,10 @@
 //     accepted step (Interpolate) and a restart after a jump (Reset);
 //   - event location: a Driver integrates to a target time exactly, evaluates guard
 //     functions g(t, y) after each accepted step and locates the first crossing in the
-//     requested Direction on the dense output;
+//     requested Direction on the dense output; a level that only needs recording where a
+//     component reaches it is located after the step instead (Driver.Reach, from
+//     DriverSettings.StopAt, which may also cut the step where the caller must act), so
+//     that thousands of such levels do not stop the integration one by one;
 //   - delays: a History stores the dense output of the accepted steps for look-ups of
 //     y(t−τ) with constant or state-dependent τ.
 //

@@ -41,8 +41,17 @@ type DriverSettings struct {
 	// History, when set, records the dense output of each accepted step (truncated at
 	// events) for delayed terms; the Driver resets it to the IVP's initial state.
 	History *History
-	// OnStep, when set, is called after each accepted step with its interval, truncated
-	// to the event time when an event fires in it. It may call Driver.Interpolate.
+	// StopAt, when set, is called after each accepted step [t0, t1] (truncated at an
+	// event that fires in it) and returns where Advance is to stop in it: a time in
+	// [t0, t1) cuts the step there, and an event located after it is found again by the
+	// steps that follow; t1 stops at the step's end; any later time (+Inf) goes on. It
+	// may call Driver.Interpolate, Component and Reach: what only needs recording where a
+	// component reaches a level, and acting on later, need not stop the integration as
+	// an event does.
+	StopAt func(t0, t1 float64) float64
+	// OnStep, when set, is called after each accepted step (after StopAt) with its
+	// interval, truncated to the event time when an event fires in it or to StopAt's
+	// cut. It may call Driver.Interpolate.
 	OnStep func(t0, t1 float64)
 }
 
@@ -84,7 +93,9 @@ type Hit struct {
 // crossing, the step is truncated there and Advance returns Hit{Event: i, T: tc}. Other
 // guards that crossed by tc fire on the following Advance calls at the same time, in
 // index order, unless a Jump moved them back. Every event stops Advance; for an event
-// that only needs recording, call Advance again without a Jump.
+// that only needs recording, call Advance again without a Jump, or, where the event is a
+// component reaching a level, check it in DriverSettings.StopAt and locate it with Reach,
+// which does not stop the integration.
 //
 // A guard that is exactly zero at the current state, and the guard that just fired
 // (also across a Jump or Restart that leaves it on or past its zero), is disarmed: it
@@ -97,7 +108,7 @@ type Hit struct {
 // between a guard's zeros.
 type Driver struct {
 	in    Dense
-	coef  quarticDense // nil unless History is set
+	dense quarticDense // nil for integrators of other packages
 	snap  endSnapper   // nil for integrators that cannot snap to the target time
 	ev    []Event
 	s     DriverSettings
@@ -106,16 +117,17 @@ type Driver struct {
 	err   error // from Jump, reported by Advance
 	steps int
 
-	t         float64
-	y         *mat.VecDense
-	st        State
-	scratch   *mat.VecDense // trial states of the root finder
-	probe     *mat.VecDense // the state at probeT, shared by the guards of one step
-	probeT    float64       // NaN when probe holds no state of the current step
-	h         float64       // proposed next step
-	needReset bool          // the integrator is not at (t, y)
-	last0     float64
-	last1     float64
+	t           float64
+	y           *mat.VecDense
+	st          State
+	scratch     *mat.VecDense // trial states of the root finder
+	probe       *mat.VecDense // the state at probeT, shared by the guards of one step
+	probeT      float64       // NaN when probe holds no state of the current step
+	h           float64       // proposed next step
+	needReset   bool          // the integrator is not at (t, y)
+	interrupted bool          // OnStep asked Advance to return after its step
+	last0       float64
+	last1       float64
 
 	g, gNew []float64 // guard values at (t, y) and at the end of the step
 	ref     []int8    // sign of each armed guard before the step; 0 when disarmed
@@ -167,6 +179,7 @@ func NewDriver(in Dense, ivp IVP, events []Event, s DriverSettings) (*Driver, er
 	d.st.Y = d.y
 	readVec(d.y.RawVector().Data, ivp.Y0)
 	d.snap, _ = in.(endSnapper)
+	d.dense, _ = in.(quarticDense)
 	if d.hist != nil {
 		if d.hist.err != nil {
 			return nil, d.hist.err
@@ -174,11 +187,9 @@ func NewDriver(in Dense, ivp IVP, events []Event, s DriverSettings) (*Driver, er
 		if d.hist.dim != n {
 			return nil, fmt.Errorf("%w: History dim = %d, the IVP has %d components", ErrBadSettings, d.hist.dim, n)
 		}
-		c, ok := in.(quarticDense)
-		if !ok {
+		if d.dense == nil {
 			return nil, fmt.Errorf("%w: History needs an integrator of this package (%T has no stored dense form)", ErrBadSettings, in)
 		}
-		d.coef = c
 		d.hist.reset(ivp.T0, ivp.Y0) // before Init: the derivative at T0 may look back
 	}
 	in.Init(ivp)
@@ -337,20 +348,54 @@ func (d *Driver) Advance(ctx context.Context, tEnd float64) (Hit, error) {
 				return Hit{Event: -1, T: d.t}, err
 			}
 		}
+		stop := false
+		if d.s.StopAt != nil {
+			if tc := d.s.StopAt(t0, d.last1); tc < d.last1 {
+				if err := d.cut(max(tc, t0)); err != nil {
+					return Hit{Event: -1, T: d.t}, err
+				}
+				hit, landed, stop = -1, false, true
+			} else {
+				stop = tc == d.last1
+			}
+		}
 		if d.hist != nil {
-			st, h, c := d.coef.quartic()
+			st, h, c := d.dense.quartic()
 			d.hist.record(st, h, d.last1, c)
 		}
 		if d.s.OnStep != nil {
 			d.s.OnStep(t0, d.last1)
 		}
-		if hit >= 0 {
+		switch {
+		case hit >= 0:
 			return Hit{Event: hit, T: d.t}, nil
-		}
-		if landed {
+		case landed:
 			return Hit{Event: -1, T: tEnd}, nil
+		case stop:
+			return Hit{Event: -1, T: d.t}, nil
 		}
 	}
+}
+
+// cut ends the last step at tc, before its end (StopAt): the state becomes the dense
+// output there and the guards are checked afresh from it, as after a Jump, so that a
+// crossing located after tc (an event that the step held) is found again by the steps
+// that follow.
+func (d *Driver) cut(tc float64) error {
+	d.in.Interpolate(d.scratch, tc)
+	if i := firstNonFinite(d.scratch.RawVector().Data); i >= 0 {
+		return fmt.Errorf("%w: interpolated state component %d = %v at the stop time t = %v", ErrNonFinite, i, d.scratch.AtVec(i), tc)
+	}
+	d.y.CopyVec(d.scratch)
+	d.t, d.last1, d.needReset = tc, tc, true
+	for j := range d.ev {
+		if err := d.evalGuard(j, tc, d.y, &d.g[j]); err != nil {
+			return err
+		}
+		d.fired[j], d.pending[j] = false, false
+		d.arm(j)
+	}
+	return nil
 }
 
 const eps = 0x1p-52
@@ -453,6 +498,19 @@ func (d *Driver) stateAt(t float64) *mat.VecDense {
 // armed side) at a and fb (crossed) at b, to within EventTol·max(1, |t|). It returns
 // the right end of the final bracket, where the guard has crossed.
 func (d *Driver) locate(j int, a, fa, b, fb float64) (float64, error) {
+	return d.bracket(a, fa, b, fb, func(x float64) (float64, bool, error) {
+		d.in.Interpolate(d.scratch, x)
+		var v float64
+		err := d.evalGuard(j, x, d.scratch, &v)
+		return v, d.crossed(j, v), err
+	})
+}
+
+// bracket narrows [a, b], where a function of the dense output has the value fa (not yet
+// crossed) at a and fb (crossed) at b, to within EventTol·max(1, |t|): the Illinois variant
+// of regula falsi with a bisection safeguard. at evaluates the function at x and reports
+// whether it has crossed there. It returns the right end of the final bracket.
+func (d *Driver) bracket(a, fa, b, fb float64, at func(x float64) (v float64, crossed bool, err error)) (float64, error) {
 	side := 0 // which end moved last: -1 a, +1 b
 	wPrev, wPrev2 := b-a, b-a
 	bisect := false
@@ -476,12 +534,11 @@ func (d *Driver) locate(j int, a, fa, b, fb float64) (float64, error) {
 		if x <= a || x >= b {
 			break // bracket at float resolution
 		}
-		d.in.Interpolate(d.scratch, x)
-		var v float64
-		if err := d.evalGuard(j, x, d.scratch, &v); err != nil {
+		v, crossed, err := at(x)
+		if err != nil {
 			return 0, err
 		}
-		if d.crossed(j, v) {
+		if crossed {
 			b, fb = x, v
 			if side == 1 {
 				fa /= 2
@@ -499,6 +556,44 @@ func (d *Driver) locate(j int, a, fa, b, fb float64) (float64, error) {
 		wPrev2, wPrev = wPrev, w
 	}
 	return b, nil
+}
+
+// Reach is the first time in [t0, t1] of the last accepted step (LastStep, truncated at
+// an event) at which component i of the dense output reaches level, located as events
+// are; t0 when it is there already, +Inf when it is still below it at t1. It serves a
+// level that only needs recording where it is reached, and so need not stop the
+// integration as an event does: a caller checks the step's end state in OnStep and
+// locates the crossing here. It costs one component per trial, not the whole state.
+func (d *Driver) Reach(i int, level float64) float64 {
+	t0, t1 := d.last0, d.last1
+	y0, y1 := d.Component(i, t0)-level, d.Component(i, t1)-level
+	switch {
+	case y0 >= 0:
+		return t0
+	case y1 < 0:
+		return math.Inf(1)
+	}
+	tc, _ := d.bracket(t0, y0, t1, y1, func(x float64) (float64, bool, error) {
+		v := d.Component(i, x) - level
+		return v, v >= 0, nil
+	})
+	return tc
+}
+
+// Component is component i of the dense output of the last accepted step at t, as
+// Interpolate gives it, at the cost of one component.
+func (d *Driver) Component(i int, t float64) float64 {
+	if d.dense == nil {
+		d.in.Interpolate(d.scratch, t)
+		return d.scratch.AtVec(i)
+	}
+	t0, h, c := d.dense.quartic()
+	theta := 0.0
+	if h > 0 {
+		theta = (t - t0) / h
+	}
+	u := 1 - theta
+	return c[0][i] + theta*(c[1][i]+u*(c[2][i]+theta*(c[3][i]+u*c[4][i])))
 }
 
 // firePending fires the lowest-index guard that crossed at the time of the last event

@@ -258,6 +258,61 @@ func TestOnStepTruncatedAtEvent(t *testing.T) {
 	}
 }
 
+// StopAt with Reach: a level reached only needs recording, and a stop a little later.
+// y2 = −sin t first reaches 0.5 at 7π/6; the caller stops 0.001 later, and a guard on
+// y1 = cos t crosses cos 3.667 at 3.667: the step that reaches the level holds
+// both (truncated at the crossing), so it is cut at the stop, the guard's crossing in it is found again by the next
+// Advance, and the run goes on past the stop.
+func TestStopAtCutsTheStep(t *testing.T) {
+	const level, wait, evT = 0.5, 0.001, 3.667
+	var d *Driver
+	found, stopAt, cutSteps := math.Inf(1), math.Inf(1), 0
+	var lastStep [2]float64
+	s := DriverSettings{
+		StopAt: func(t0, t1 float64) float64 {
+			if math.IsInf(found, 1) {
+				if found = d.Reach(1, level); !math.IsInf(found, 1) {
+					stopAt = found + wait
+					if stopAt < t1 && t1 > evT-1e-5 { // truncated at the crossing, or past it
+						cutSteps++
+					}
+				}
+			}
+			return stopAt
+		},
+		OnStep: func(t0, t1 float64) { lastStep = [2]float64{t0, t1} },
+	}
+	ev := []Event{{G: func(_ float64, y mat.Vector) float64 { return raw(y)[0] - math.Cos(evT) }, Direction: Rising}}
+	var err error
+	d, err = NewDriver(NewDormandPrince(Settings{RelTol: 1e-6, AbsTol: 1e-6}), oscillator.ivp(), ev, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit, err := d.Advance(context.Background(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 7 * math.Pi / 6; math.Abs(found-want) > 1e-5 {
+		t.Errorf("Reach found %v, want 7π/6 = %v", found, want)
+	}
+	if cutSteps != 1 {
+		t.Fatalf("the step reaching the level ends before the guard's crossing at %v: the cut is not tested", evT)
+	}
+	if hit.Event != -1 || hit.T != stopAt || lastStep[1] != stopAt {
+		t.Errorf("Advance returned %+v after the step %v, want the cut at %v", hit, lastStep, stopAt)
+	}
+	if e := math.Abs(d.Y().AtVec(0) - math.Cos(stopAt)); e > 1e-5 {
+		t.Errorf("the state at the cut is %g from the solution", e)
+	}
+	stopAt = math.Inf(1)
+	if hit, err = d.Advance(context.Background(), 10); err != nil || hit.Event != 0 || math.Abs(hit.T-evT) > 1e-5 {
+		t.Fatalf("the next Advance returned %+v, %v; want the guard at %v", hit, err, evT)
+	}
+	if hit, err = d.Advance(context.Background(), 9); err != nil || hit.T != 9 {
+		t.Fatalf("the last Advance returned %+v, %v; want t = 9", hit, err)
+	}
+}
+
 // TestSlowStartLaw integrates the window of TCP slow start, which doubles once per
 // round-trip time τ. dW/dt = W·ln2/τ reproduces that (×2 per RTT); the tempting
 // dW/dt = W/τ grows by e per RTT. Model authors must use the first.

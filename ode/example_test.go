@@ -82,3 +82,36 @@ func ExampleDriver() {
 	// impact at t = 5.540031 s, speed 8.9646 m/s
 	// t = 6 s: height 2.2610 m
 }
+
+// A population y' = y/10 doubles every 10·ln 2 s. The times it first reaches 2, 4 and 8
+// only need recording, so StopAt locates them with Reach after each step instead of
+// stopping the integration at each, and asks for no stop (+Inf).
+func ExampleDriver_Reach() {
+	growth := ode.IVP{
+		Y0:   mat.NewVecDense(1, []float64{1}),
+		Func: func(dst *mat.VecDense, _ float64, y mat.Vector) { dst.SetVec(0, y.AtVec(0)/10) },
+	}
+	var d *ode.Driver
+	level := 2.0
+	settings := ode.DriverSettings{StopAt: func(t0, t1 float64) float64 {
+		for t := d.Reach(0, level); t <= t1; t = d.Reach(0, level) {
+			fmt.Printf("y = %g at t = %.6f s (10·ln %g = %.6f)\n", level, t, level, 10*math.Log(level))
+			level *= 2
+		}
+		return math.Inf(1)
+	}}
+	d, err := ode.NewDriver(ode.NewDormandPrince(ode.Settings{RelTol: 1e-10, AbsTol: 1e-10}), growth, nil, settings)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := d.Advance(context.Background(), 25); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Printf("%d solver steps\n", d.Steps())
+	// Output:
+	// y = 2 at t = 6.931472 s (10·ln 2 = 6.931472)
+	// y = 4 at t = 13.862944 s (10·ln 4 = 13.862944)
+	// y = 8 at t = 20.794415 s (10·ln 8 = 20.794415)
+	// 65 solver steps
+}

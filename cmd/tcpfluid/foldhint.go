@@ -31,7 +31,7 @@ func foldHint(c *cli.Context, sc *model.Scenario) string {
 		return ""
 	}
 	return fmt.Sprintf("tcpfluid run: hint: %d classes of flows differ only in their private links' delays, and an unfolded fluid run "+
-		"steps every class at each of their reactions (1000 take 10 s synchronized, minutes proportional): --fold-delay 0.05 runs them "+
+		"steps every class at each of their reactions (1000 take 10 s synchronized, 14 s proportional): --fold-delay 0.05 runs them "+
 		"as %d classes, moving each flow's delay by under 5%%\n", exact, folded)
 }
 

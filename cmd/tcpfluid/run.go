@@ -35,8 +35,9 @@ func runCommand() *cli.Command {
 			"flow's propagation delay by less than the bin and runs a dumbbell of distinct round trips at the cost of its bins (0.02: 2%; 0, "+
 			"the default, folds exact copies only; an exact run of 200 classes or more that 0.05 would halve says so on standard error)"),
 		enumFlag("reactions", "auto", reactionModes, "fluid engine: how the flows' reactions to drop-tail losses meet the solver: "+
-			"exact (a stop at each, at its own time), merged (a reaction may wait a quarter of its flow's ACK spacing to share a stop "+
-			"with others': a packet sender reacts on an ACK, so it cannot place its reaction finer either) or auto (merged from "+
+			"exact (a stop at each, and at each drop of the proportional rules, at its own time), merged (a reaction may wait a quarter "+
+			"of its flow's ACK spacing to share a stop with others': a packet sender reacts on an ACK, so it cannot place its reaction "+
+			"finer either; the proportional rules' drops are found after the solver steps that hold them) or auto (merged from "+
 			"50 classes of flows on, exact below)"),
 		stringFlag("trace", "", "write the time series as CSV to `FILE`"),
 		func() cli.Flag {

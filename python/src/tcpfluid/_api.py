@@ -174,9 +174,10 @@ def run(
         Other flags pass through: ``sack=True``, ``jitter='1ms'``, ``delayed_ack=True``,
         ``initial_ssthresh=0`` [packets], ``fold_delay=0.05`` (fluid: fold flows whose
         access delays lie within 5% of one another, an approximation),
-        ``reactions='exact'`` (fluid: every flow's reaction to a drop at its own solver
-        stop; ``'merged'``: those within a quarter of their flows' ACK spacing share one;
-        ``'auto'``, the default: merged from 50 classes of flows on).
+        ``reactions='exact'`` (fluid: every flow's reaction to a drop, and every drop of
+        the proportional rules, at its own solver stop; ``'merged'``: reactions within a
+        quarter of their flows' ACK spacing share one, and drops are found after the
+        steps that hold them; ``'auto'``, the default: merged from 50 classes of flows on).
 
     Returns:
         :class:`RunResult`: ``flows`` (goodput_bps [bit/s], mean_cwnd_pkts,
