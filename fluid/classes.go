@@ -49,8 +49,15 @@ func (s *system) classesAllowed() bool {
 // Classes is, for each flow of sc, the index of the first flow of the class Run
 // integrates it in (the flow itself when it has none): what a run with set costs is one
 // flow per class. Flows that differ only in links private to each (a dumbbell's access
-// links) of equal parameters are one class too (fold.go).
+// links) of equal parameters are one class too, and with Settings.FoldDelay or FoldingAuto
+// those whose private links' delays differ a little (fold.go, autofold.go).
 func Classes(sc *model.Scenario, set Settings) []int {
+	set.FoldDelay = FoldDelayOf(sc, set)
+	return classesAt(sc, set)
+}
+
+// classesAt is Classes folded at set.FoldDelay as it is.
+func classesAt(sc *model.Scenario, set Settings) []int {
 	if fo := fold(sc, set); fo != nil {
 		sc = fo.sc
 	}

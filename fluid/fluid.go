@@ -51,8 +51,13 @@ type Settings struct {
 	// lie in one bin of a logarithmic grid this wide (relative: 0.02 is 2%) into one class
 	// too, on links of the members' mean delay (fold.go): an approximation that moves each
 	// flow's propagation delay by less than this fraction and makes a dumbbell of distinct
-	// round-trip times cost its bins. 0 (the default) folds exact copies only; at most 0.5.
+	// round-trip times cost its bins. 0 (the default) leaves it to Folding; at most 0.5.
 	FoldDelay float64
+	// Folding is whether flows of nearly equal private links' delays fold without
+	// FoldDelay (autofold.go): FoldingAuto (the default) folds them at AutoFoldDelay in
+	// runs of AutoFoldClasses classes or more that it would at least halve; FoldingCopies
+	// folds exact copies only.
+	Folding Folding
 	// Reactions is how the drop-tail reactions of different flows meet the solver
 	// (merge.go): ReactionsAuto (the default) merges them in runs of MergeClasses classes or
 	// more and stops at each below; ReactionsExact stops at each at its own time;
@@ -90,6 +95,10 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 		return meanfield.RunScenario(ctx, sc, meanfield.ScenarioSettings{SampleS: set.SampleS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps})
 	}
 	set.SACK = set.SACK || sc.SACK
+	if err := set.resolve(); err != nil {
+		return nil, err
+	}
+	set.FoldDelay = FoldDelayOf(sc, set)
 	fo := fold(sc, set)
 	sys, err := newSystem(sc, set, fo)
 	if err != nil {
@@ -97,6 +106,7 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 	}
 	res, err := sys.run(ctx)
 	if err == nil && fo != nil {
+		res.FoldDelay = set.FoldDelay
 		fo.expand(res)
 	}
 	return res, err
@@ -130,6 +140,9 @@ func (set *Settings) resolve() error {
 	}
 	if !(set.FoldDelay >= 0 && set.FoldDelay <= 0.5) {
 		return fmt.Errorf("%w: fold delay %v, want a fraction from 0 to 0.5", model.ErrScenario, set.FoldDelay)
+	}
+	if set.Folding < FoldingAuto || set.Folding > FoldingCopies {
+		return fmt.Errorf("%w: folding %d, want FoldingAuto or FoldingCopies", model.ErrScenario, set.Folding)
 	}
 	if !(set.SendJitterS >= 0) || math.IsInf(set.SendJitterS, 0) {
 		return fmt.Errorf("%w: send jitter %v s, want a finite value >= 0", model.ErrScenario, set.SendJitterS)

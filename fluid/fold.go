@@ -22,7 +22,8 @@ import (
 // grid of that relative width, and the class's links take the members' mean delay: flows
 // of nearly equal round trips, each of which would otherwise stop the solver at its own
 // reaction times, run as one. That is an approximation, of each member's propagation delay
-// by less than the bin's width.
+// by less than the bin's width, which Run makes by default from AutoFoldClasses classes on
+// (autofold.go).
 
 // folding is a scenario with its copies folded, and how to give the result back the
 // original links and paths.

@@ -164,34 +164,37 @@ func countClasses(first []int) int {
 }
 
 // BenchmarkFluid1000DistinctRTTs: 1000 Reno flows whose access delays (5–25 ms) are all
-// different, on a 1 Gb/s bottleneck for 100 s, folded by Settings.FoldDelay into a class per
-// bin (82 at 2%, 34 at 5%). Exact (0), each flow stops the solver at its own reactions and
-// the run costs O(flows²): 6 s for 300 flows synchronized, 11 s proportional.
+// different, on a 1 Gb/s bottleneck for 100 s, as Run folds them by default (FoldingAuto:
+// 82 classes at 2%) and at 5% (Settings.FoldDelay: 34 classes). Unfolded
+// (BenchmarkFluidDistinctRTTsMerged) they take 10 s synchronized, 14 s proportional.
 func BenchmarkFluid1000DistinctRTTs(b *testing.B) {
-	for _, tol := range []float64{0.02, 0.05} {
+	for _, c := range []struct {
+		name string
+		set  fluid.Settings
+	}{{"auto", fluid.Settings{Seed: 1}}, {"fold-0.05", fluid.Settings{Seed: 1, FoldDelay: 0.05}}} {
 		for _, rule := range []model.DropRule{model.DropSynchronized, model.DropProportional} {
-			b.Run(fmt.Sprintf("fold-%g/%s", tol, rule), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%s", c.name, rule), func(b *testing.B) {
 				sc := dumbbell(1000, "rtt-spread", false, rule, 1e9, 100)
 				for b.Loop() {
-					runFluid(b, sc, fluid.Settings{Seed: 1, FoldDelay: tol})
+					runFluid(b, sc, c.set)
 				}
 			})
 		}
 	}
 }
 
-// BenchmarkFluidDistinctRTTsExact: the same dumbbell unfolded, every reaction at its own
-// time (fluid.ReactionsExact), at 50, 100 and 200 flows, to show how the cost grows when
-// every flow's reaction is its own solver stop: the stops grow as the square of the flows
-// (each reacts at every overflow, and overflows come as often as the flows' windows are
-// small) and each step costs every flow's work. BenchmarkFluidDistinctRTTsMerged (merge.go)
-// is the default from 50 classes on.
+// BenchmarkFluidDistinctRTTsExact: the same dumbbell unfolded (FoldingCopies), every
+// reaction at its own time (fluid.ReactionsExact), at 50, 100 and 200 flows, to show how the
+// cost grows when every flow's reaction is its own solver stop: the stops grow as the
+// square of the flows (each reacts at every overflow, and overflows come as often as the
+// flows' windows are small) and each step costs every flow's work.
+// BenchmarkFluidDistinctRTTsMerged (merge.go) is the default from 50 classes on.
 func BenchmarkFluidDistinctRTTsExact(b *testing.B) {
 	for _, n := range []int{50, 100, 200} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			sc := dumbbell(n, "rtt-spread", false, model.DropSynchronized, 1e9, 100)
 			for b.Loop() {
-				runFluid(b, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsExact})
+				runFluid(b, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsExact, Folding: fluid.FoldingCopies})
 			}
 		})
 	}
@@ -311,6 +314,7 @@ func TestFluidSettingsRefused(t *testing.T) {
 		{fluid.Settings{FoldDelay: -0.01}, "fold delay -0.01"},
 		{fluid.Settings{FoldDelay: 0.6}, "fold delay 0.6"},
 		{fluid.Settings{FoldDelay: math.NaN()}, "fold delay NaN"},
+		{fluid.Settings{Folding: fluid.Folding(7)}, "folding 7"},
 		{fluid.Settings{SampleS: -1}, "sample interval -1 s"},
 		{fluid.Settings{Form: "sawtooth"}, `form "sawtooth"`},
 		{fluid.Settings{StopAfterLosses: -1}, "stop after -1 losses"},

@@ -66,7 +66,7 @@ func BenchmarkFluidDistinctRTTsMerged(b *testing.B) {
 		b.Run(fmt.Sprintf("%d/%s", c.n, c.rule), func(b *testing.B) {
 			sc := dumbbell(c.n, "rtt-spread", false, c.rule, 1e9, 100)
 			for b.Loop() {
-				runFluid(b, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsMerged})
+				runFluid(b, sc, fluid.Settings{Seed: 1, Reactions: fluid.ReactionsMerged, Folding: fluid.FoldingCopies})
 			}
 		})
 	}

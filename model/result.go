@@ -5,12 +5,16 @@ import "math"
 // Result is what one run of a scenario produced, in either engine. JSON names are the
 // CLI's output contract (docs/cli.md, `run --format json`).
 type Result struct {
-	Scenario  string       `json:"scenario"`
-	Engine    string       `json:"engine"` // "fluid" or "packet"
-	Form      string       `json:"form,omitempty"`
-	DropRule  DropRule     `json:"drop_rule,omitempty"`
-	Seed      uint64       `json:"seed"`
-	DurationS float64      `json:"duration_s"`
+	Scenario  string   `json:"scenario"`
+	Engine    string   `json:"engine"` // "fluid" or "packet"
+	Form      string   `json:"form,omitempty"`
+	DropRule  DropRule `json:"drop_rule,omitempty"`
+	Seed      uint64   `json:"seed"`
+	DurationS float64  `json:"duration_s"`
+	// FoldDelay is the relative width of the bins in which the fluid engine folded flows
+	// whose private links' delays differ into one class (fluid.FoldDelayOf); 0 when it
+	// folded none so.
+	FoldDelay float64      `json:"fold_delay,omitempty"`
 	Flows     []FlowResult `json:"flows"`
 	Links     []LinkResult `json:"links"`
 	// Trace holds samples every SampleS seconds when requested.

@@ -24,10 +24,14 @@ func runEngine(ctx context.Context, engine string, set fluid.Settings, sc *model
 	return nil, usagef("--engine %s: want fluid or packet", engine)
 }
 
-// foldDelayOf is --fold-delay, 0 where the command has none or it is not given.
-func foldDelayOf(c *cli.Context) float64 {
+// foldOf is what --fold-delay sets of the fluid engine's settings: the width, and exact
+// copies only for 0; not given (or a command without it), the automatic folding.
+func foldOf(c *cli.Context) fluid.Settings {
 	if !c.IsSet("fold-delay") {
-		return 0
+		return fluid.Settings{Folding: fluid.FoldingAuto}
 	}
-	return quantity(c, "fold-delay")
+	if d := quantity(c, "fold-delay"); d > 0 {
+		return fluid.Settings{FoldDelay: d}
+	}
+	return fluid.Settings{Folding: fluid.FoldingCopies}
 }

@@ -30,10 +30,14 @@ func runCommand() *cli.Command {
 		enumFlag("form", fluid.FormHybrid, []string{fluid.FormHybrid, fluid.FormHybridRecovery, fluid.FormMeanField},
 			"fluid engine's form: hybrid (the textbook sawtooth), hybrid-recovery (counted as a packet sender counts, what validate runs) or meanfield (classes of identical flows as delay-differential equations of the mean window)"),
 		seedFlag("seed of every random draw"),
-		numberFlag("fold-delay", "", closed(0, 0.5), "fluid engine: fold flows that differ only in private links (a dumbbell's access links) "+
-			"whose delays share a bin of this relative width into one class, on links of their mean delay — an approximation that moves each "+
-			"flow's propagation delay by less than the bin and runs a dumbbell of distinct round trips at the cost of its bins (0.02: 2%; 0, "+
-			"the default, folds exact copies only; an exact run of 200 classes or more that 0.05 would halve says so on standard error)"),
+		func() cli.Flag {
+			f := numberFlag("fold-delay", "", closed(0, 0.5), "fluid engine: fold flows that differ only in private links (a dumbbell's access links) "+
+				"whose delays share a bin of this relative width into one class, on links of their mean delay — an approximation that moves each "+
+				"flow's propagation delay by less than the bin and runs a dumbbell of distinct round trips at the cost of its bins (0.02: 2%; 0 "+
+				"folds exact copies only; not given, a run of 200 classes or more that 0.02 would halve folds at 0.02 and says so on standard error)")
+			f.DefaultText = "auto"
+			return f
+		}(),
 		enumFlag("reactions", "auto", reactionModes, "fluid engine: how the flows' reactions to drop-tail losses meet the solver: "+
 			"exact (a stop at each, and at each drop of the proportional rules, at its own time), merged (a reaction may wait a quarter "+
 			"of its flow's ACK spacing to share a stop with others': a packet sender reacts on an ACK, so it cannot place its reaction "+
@@ -101,7 +105,7 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	if engine == "fluid" && form != fluid.FormMeanField {
-		fmt.Fprint(c.App.ErrWriter, foldHint(c, sc))
+		fmt.Fprint(c.App.ErrWriter, foldNote(c, sc))
 	}
 	var trace *os.File
 	if tracePath != "" {
@@ -111,7 +115,9 @@ func runAction(c *cli.Context) error {
 		defer trace.Close()
 	}
 	bar := startProgress(c, fmt.Sprintf("run %s (%s)", sc.Name, engine), 0)
-	res, err := runEngine(c.Context, engine, fluid.Settings{Seed: seedOf(c), SampleS: sample, Form: form, FoldDelay: foldDelayOf(c), Reactions: reactionsOf(c)}, sc, pkt)
+	set := foldOf(c)
+	set.Seed, set.SampleS, set.Form, set.Reactions = seedOf(c), sample, form, reactionsOf(c)
+	res, err := runEngine(c.Context, engine, set, sc, pkt)
 	bar.done()
 	if err != nil {
 		if trace != nil {
@@ -148,7 +154,11 @@ func writeTraceCSV(w io.Writer, res *model.Result) error {
 }
 
 func writeRunTable(w io.Writer, res *model.Result) error {
-	fmt.Fprintf(w, "scenario %s, %s engine, %s, seed %d\n", res.Scenario, res.Engine, model.FormatDuration(res.DurationS), res.Seed)
+	folded := ""
+	if res.FoldDelay > 0 {
+		folded = fmt.Sprintf(", flows of private links' delays within %g%% folded", 100*res.FoldDelay)
+	}
+	fmt.Fprintf(w, "scenario %s, %s engine, %s, seed %d%s\n", res.Scenario, res.Engine, model.FormatDuration(res.DurationS), res.Seed, folded)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "flow\tname\talgorithm\tpath\tthroughput\tgoodput\tmean cwnd (pkts)\tloss events\tsent\tdelivered\tdropped\tcompletion")
 	for _, f := range res.Flows {

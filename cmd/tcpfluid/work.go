@@ -165,7 +165,7 @@ func checkScenarioWork(c *cli.Context, sc *model.Scenario, engine, form string, 
 	case engine == "fluid" && form != "":
 		// Identical flows run as one class (fluid.Classes): a class costs one flow's rounds.
 		rounds, classes := 0.0, 0
-		for i, first := range fluid.Classes(sc, fluid.Settings{FoldDelay: foldDelayOf(c)}) {
+		for i, first := range fluid.Classes(sc, foldOf(c)) {
 			if first == i {
 				rounds += w.flowRounds[i]
 				classes++
@@ -173,7 +173,7 @@ func checkScenarioWork(c *cli.Context, sc *model.Scenario, engine, form string, 
 		}
 		what := plural(len(sc.Flows), "flow")
 		if classes < len(sc.Flows) {
-			what += fmt.Sprintf(" in %d classes of identical flows", classes)
+			what += fmt.Sprintf(" in %d classes", classes)
 		}
 		return beyond(c, fmt.Sprintf("round trips of the fluid engine (%s over %s)", what, model.FormatDuration(sc.DurationS)),
 			rounds, "max-rounds", "run shorter (--duration)")

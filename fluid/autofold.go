@@ -1,0 +1,63 @@
+package fluid
+
+import "github.com/tcpfluid/tcpfluid/model"
+
+// Folding selects whether Run folds flows whose private links' delays differ a little
+// (fold.go) when Settings.FoldDelay does not set the width.
+type Folding int
+
+const (
+	// FoldingAuto folds, in runs of AutoFoldClasses classes or more that folding at
+	// AutoFoldDelay would at least halve, the flows whose private links' delays share a bin
+	// of that width, and exact copies only below. A dumbbell of 1000 distinct round trips
+	// (access delays 5–25 ms, 1 Gb/s, 100 s) then runs as 82 classes in 0.4 s instead of
+	// 10 s, and every flow's goodput stays as close to the run that stops at each flow's
+	// own reactions (fluid.ReactionsExact) as the unfolded run's merged reactions keep it:
+	// within 3.6% at worst, the root mean square 0.3% (0.2% unfolded).
+	FoldingAuto Folding = iota
+	// FoldingCopies folds exact copies only.
+	FoldingCopies
+)
+
+// AutoFoldClasses is the number of classes from which FoldingAuto folds.
+const AutoFoldClasses = 200
+
+// AutoFoldDelay is the relative width of the bins FoldingAuto folds delays in: each flow's
+// propagation delay moves by under 2% of its private links' delay.
+const AutoFoldDelay = 0.02
+
+// FoldDelayOf is the relative width of the bins in which Run folds the private links'
+// delays of sc's flows under set: set.FoldDelay where it is positive, AutoFoldDelay where
+// FoldingAuto folds, else 0 (exact copies only).
+func FoldDelayOf(sc *model.Scenario, set Settings) float64 {
+	if set.FoldDelay > 0 || set.Folding != FoldingAuto {
+		return set.FoldDelay
+	}
+	set.FoldDelay = 0
+	exact := classCount(sc, set)
+	if exact < AutoFoldClasses {
+		return 0
+	}
+	set.FoldDelay = AutoFoldDelay
+	if 2*classCount(sc, set) > exact {
+		return 0
+	}
+	return AutoFoldDelay
+}
+
+// ClassCount is the number of classes Run integrates sc's flows in under set (Classes).
+func ClassCount(sc *model.Scenario, set Settings) int {
+	set.FoldDelay = FoldDelayOf(sc, set)
+	return classCount(sc, set)
+}
+
+// classCount is ClassCount folded at set.FoldDelay as it is.
+func classCount(sc *model.Scenario, set Settings) int {
+	n := 0
+	for i, first := range classesAt(sc, set) {
+		if first == i {
+			n++
+		}
+	}
+	return n
+}
