@@ -31,31 +31,39 @@ const AutoFoldDelay = 0.02
 // delays of sc's flows under set: set.FoldDelay where it is positive, AutoFoldDelay where
 // FoldingAuto folds, else 0 (exact copies only).
 func FoldDelayOf(sc *model.Scenario, set Settings) float64 {
-	if set.FoldDelay > 0 || set.Folding != FoldingAuto {
-		return set.FoldDelay
-	}
-	set.FoldDelay = 0
-	exact := classCount(sc, set)
-	if exact < AutoFoldClasses {
-		return 0
-	}
-	set.FoldDelay = AutoFoldDelay
-	if 2*classCount(sc, set) > exact {
-		return 0
-	}
-	return AutoFoldDelay
+	_, width := autoFold(sc, set)
+	return width
 }
 
 // ClassCount is the number of classes Run integrates sc's flows in under set (Classes).
 func ClassCount(sc *model.Scenario, set Settings) int {
-	set.FoldDelay = FoldDelayOf(sc, set)
-	return classCount(sc, set)
+	fo, _ := autoFold(sc, set)
+	return classCount(fo.scenario(sc), set)
 }
 
-// classCount is ClassCount folded at set.FoldDelay as it is.
+// autoFold is the folding Run integrates sc in under set (nil when nothing folds), and the
+// width it folds the private links' delays at.
+func autoFold(sc *model.Scenario, set Settings) (*folding, float64) {
+	if set.FoldDelay > 0 || set.Folding != FoldingAuto {
+		return fold(sc, set), set.FoldDelay
+	}
+	exact := fold(sc, set)
+	n := classCount(exact.scenario(sc), set)
+	if n < AutoFoldClasses {
+		return exact, 0
+	}
+	set.FoldDelay = AutoFoldDelay
+	binned := fold(sc, set)
+	if 2*classCount(binned.scenario(sc), set) > n {
+		return exact, 0
+	}
+	return binned, AutoFoldDelay
+}
+
+// classCount is the number of classes of sc's flows, folded already.
 func classCount(sc *model.Scenario, set Settings) int {
 	n := 0
-	for i, first := range classesAt(sc, set) {
+	for i, first := range classes(sc, set) {
 		if first == i {
 			n++
 		}

@@ -52,16 +52,8 @@ func (s *system) classesAllowed() bool {
 // links) of equal parameters are one class too, and with Settings.FoldDelay or FoldingAuto
 // those whose private links' delays differ a little (fold.go, autofold.go).
 func Classes(sc *model.Scenario, set Settings) []int {
-	set.FoldDelay = FoldDelayOf(sc, set)
-	return classesAt(sc, set)
-}
-
-// classesAt is Classes folded at set.FoldDelay as it is.
-func classesAt(sc *model.Scenario, set Settings) []int {
-	if fo := fold(sc, set); fo != nil {
-		sc = fo.sc
-	}
-	return classes(sc, set)
+	fo, _ := autoFold(sc, set)
+	return classes(fo.scenario(sc), set)
 }
 
 // classes is Classes without folding.

@@ -98,8 +98,8 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 	if err := set.resolve(); err != nil {
 		return nil, err
 	}
-	set.FoldDelay = FoldDelayOf(sc, set)
-	fo := fold(sc, set)
+	fo, width := autoFold(sc, set)
+	set.FoldDelay = width
 	sys, err := newSystem(sc, set, fo)
 	if err != nil {
 		return nil, err

@@ -34,6 +34,14 @@ type folding struct {
 	copies []float64       // per folded link: the original links it stands for
 }
 
+// scenario is the scenario the folding runs: its folded one, or sc when it is nil.
+func (fo *folding) scenario(sc *model.Scenario) *model.Scenario {
+	if fo == nil {
+		return sc
+	}
+	return fo.sc
+}
+
 // fold returns the folding of sc, or nil when nothing folds (or set forbids classes).
 func fold(sc *model.Scenario, set Settings) *folding {
 	s := &system{sc: sc, set: set}
