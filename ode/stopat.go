@@ -13,8 +13,9 @@ import (
 // an event) at which component i of the dense output reaches level, located as events
 // are; t0 when it is there already, +Inf when it is still below it at t1. It serves a
 // level that only needs recording where it is reached, and so need not stop the
-// integration as an event does: a caller checks the step's end state in OnStep and
-// locates the crossing here. It costs one component per trial, not the whole state.
+// integration as an event does: a caller checks the step's end in DriverSettings.StopAt
+// (or OnStep) and locates the crossing here. It costs one component per trial, not the
+// whole state.
 func (d *Driver) Reach(i int, level float64) float64 {
 	t0, t1 := d.last0, d.last1
 	y0, y1 := d.Component(i, t0)-level, d.Component(i, t1)-level
