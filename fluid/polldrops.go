@@ -41,10 +41,11 @@ func (s *system) pollDrops(t0, t1 float64) float64 {
 	// where it has been heard for as long as it may be (hearingWait).
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		from, level := s.hearsFrom(f, t0, t1)
+		from := f.hearsFrom(t0)
 		if from > t1 {
 			continue
 		}
+		level := s.nextDropLevel(f, from)
 		tc := s.drv.Reach(f.cnt+cntOverflow, level)
 		if tc > t1 {
 			continue
@@ -57,7 +58,7 @@ func (s *system) pollDrops(t0, t1 float64) float64 {
 	heard := false
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		if from, _ := s.hearsFrom(f, t0, end); from > end {
+		if from := f.hearsFrom(t0); from > end {
 			continue
 		} else if f.dropsDeaf {
 			f.rearmAt(s.drv.Component(f.cnt+cntOverflow, from))
@@ -105,29 +106,25 @@ func (s *system) hearingWait(f *subflow, level, tc, t1 float64) float64 {
 	return wait
 }
 
-// hearsFrom is when in [t0, t1] subflow f hears drops (+Inf if not before t1), and the
-// count at which its next one falls then.
-func (s *system) hearsFrom(f *subflow, t0, t1 float64) (float64, float64) {
+// hearsFrom is when in [t0, …] subflow f hears drops: t0, or where its recovery ends if it
+// is deaf to them till then; +Inf while a reaction is due or the flow is idle.
+func (f *subflow) hearsFrom(t0 float64) float64 {
 	switch {
-	case !f.active:
-		return math.Inf(1), 0
-	case !f.dropsDeaf:
-		return t0, f.dropBase + f.mult*f.dropDraw
-	case f.reactAt != math.Inf(1):
-		return math.Inf(1), 0
+	case !f.active || f.dropsDeaf && f.reactAt != math.Inf(1):
+		return math.Inf(1)
+	case f.dropsDeaf && !f.hearsInRecovery:
+		return max(t0, f.recoverUntil)
 	}
-	from := t0
-	if !f.hearsInRecovery {
-		from = max(t0, f.recoverUntil)
+	return t0
+}
+
+// nextDropLevel is the count at which subflow f's next drop falls once it hears drops at
+// time from (hearsFrom): a deaf count comes back on there (rearmAt).
+func (s *system) nextDropLevel(f *subflow, from float64) float64 {
+	if !f.dropsDeaf {
+		return f.dropBase + f.mult*f.dropDraw
 	}
-	if from > t1 {
-		return from, 0
-	}
-	draw := f.dropDraw
-	if f.dropRng != nil {
-		draw = f.nextDropDraw() // rearmAt draws afresh
-	}
-	return from, f.rearmBase(s.drv.Component(f.cnt+cntOverflow, from)) + f.mult*draw
+	return f.rearmBase(s.drv.Component(f.cnt+cntOverflow, from)) + f.mult*f.nextDropDraw()
 }
 
 // rearmBase is where subflow f's polled count stands once it is back on at count c: as
