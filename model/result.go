@@ -44,21 +44,25 @@ type LossRecord struct {
 
 // FlowResult summarises one flow over its active time.
 type FlowResult struct {
-	Flow              int      `json:"flow"`
-	Subflow           int      `json:"subflow"` // multi-path flows have one row per subflow
-	Name              string   `json:"name"`
-	Algorithm         string   `json:"algorithm"`
-	Path              string   `json:"path"`
-	MeanThroughputBps float64  `json:"mean_throughput_bps"` // every delivered byte × 8 / active time
-	MeanCwndPkts      float64  `json:"mean_cwnd_pkts"`      // time average over the active time
-	LossEvents        int      `json:"loss_events"`         // window reductions (fluid: located loss events)
-	Timeouts          int      `json:"timeouts"`
-	SentPkts          float64  `json:"sent_pkts"`      // data packets sent, retransmissions included
-	DeliveredPkts     float64  `json:"delivered_pkts"` // data packets arriving at the receiver, retransmitted copies included
-	DroppedPkts       float64  `json:"dropped_pkts"`
-	GoodputBps        float64  `json:"goodput_bps"`       // unique data bytes delivered × 8 / active time
-	CompletionTimeS   *float64 `json:"completion_time_s"` // nil for long-lived flows
-	ActiveS           float64  `json:"active_s"`
+	Flow              int     `json:"flow"`
+	Subflow           int     `json:"subflow"` // multi-path flows have one row per subflow
+	Name              string  `json:"name"`
+	Algorithm         string  `json:"algorithm"`
+	Path              string  `json:"path"`
+	MeanThroughputBps float64 `json:"mean_throughput_bps"` // every delivered byte × 8 / active time
+	MeanCwndPkts      float64 `json:"mean_cwnd_pkts"`      // time average over the active time
+	LossEvents        int     `json:"loss_events"`         // window reductions (fluid: located loss events)
+	Timeouts          int     `json:"timeouts"`
+	// Spurious counts the timeouts whose first ACK of new data was for a packet sent before
+	// them, not for the retransmission (RFC 3522's Eifel detection): the data was late, not
+	// lost. The packet engine's only; 0 in the fluid engine.
+	Spurious        int      `json:"spurious_timeouts"`
+	SentPkts        float64  `json:"sent_pkts"`      // data packets sent, retransmissions included
+	DeliveredPkts   float64  `json:"delivered_pkts"` // data packets arriving at the receiver, retransmitted copies included
+	DroppedPkts     float64  `json:"dropped_pkts"`
+	GoodputBps      float64  `json:"goodput_bps"`       // unique data bytes delivered × 8 / active time
+	CompletionTimeS *float64 `json:"completion_time_s"` // nil for long-lived flows
+	ActiveS         float64  `json:"active_s"`
 }
 
 // LinkResult summarises one link.

@@ -90,6 +90,8 @@ type tcpFlow struct {
 	sent, delivered, dropped    int64
 	deliveredBytes, uniqueBytes float64 // payload bytes at the receiver: all copies, first copies
 	lossEvents, timeouts        int
+	spurious                    int     // timeouts the Eifel test found spurious (eifel)
+	timedOutAt                  float64 // when the latest timeout fired, s, until its first new ACK; -1 otherwise
 	cwndInt, cwndLastT          float64 // ∫ cwnd dt over the active time, packet·s
 	activeEnd                   float64
 	completion                  float64 // s after start; -1 while incomplete
@@ -112,6 +114,7 @@ func (f *tcpFlow) init(sm *sim, c *conn, k int, path []int32) error {
 		recover:    -1,
 		backoff:    1,
 		rtoAt:      math.Inf(1),
+		timedOutAt: -1,
 		completion: -1,
 	}
 	f.recovery = model.RecoveryOf(c.alg)
@@ -364,6 +367,7 @@ func (f *tcpFlow) onAck(sm *sim, e event) {
 		}
 		f.haveRTT = true
 	}
+	f.eifel(a, e.pkt.sentAt)
 	if f.timing && a > f.timedSeq {
 		f.est.Sample(sm.now - f.timedAt)
 		f.timing = false
@@ -502,11 +506,27 @@ func (f *tcpFlow) fastRetransmit(sm *sim) {
 	f.setTimer(sm, sm.now+f.rto(sm))
 }
 
+// eifel judges the latest timeout at its first ACK of new data a, which echoes the send
+// time echo: the timeout was spurious if that ACK is for a packet sent before it, not for
+// the retransmission (RFC 3522's Eifel detection with timestamps) — the data was late,
+// not lost, as when a window sent in one burst waits behind a queue that grew by more
+// than the burst lasts under a timer with no floor above SRTT (ns2rtt.go).
+func (f *tcpFlow) eifel(a int64, echo float64) {
+	if f.timedOutAt < 0 || a <= f.sndUna {
+		return
+	}
+	if echo < f.timedOutAt {
+		f.spurious++
+	}
+	f.timedOutAt = -1
+}
+
 // timeout is a retransmission timeout: the law's timeout jump, go-back-N from snd.una,
 // exponential backoff (RFC 6298 §5.5), no fast retransmit for the data outstanding now.
 func (f *tcpFlow) timeout(sm *sim) {
 	f.account(sm.now)
 	f.timeouts++
+	f.timedOutAt = sm.now
 	sm.lossEvent(f.idx)
 	f.conn.law.OnTimeout(f.obs(sm))
 	f.recover = f.maxSent
@@ -635,6 +655,7 @@ func (f *tcpFlow) result(sm *sim) model.FlowResult {
 		Path:          f.pathName,
 		LossEvents:    f.lossEvents,
 		Timeouts:      f.timeouts,
+		Spurious:      f.spurious,
 		SentPkts:      float64(f.sent),
 		DeliveredPkts: float64(f.delivered),
 		DroppedPkts:   float64(f.dropped),

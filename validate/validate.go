@@ -217,15 +217,16 @@ func (v *Report) notes(haveHeadline bool, fls, pks []*model.Result) {
 		over = fmt.Sprintf("over the %d seeds ", len(pks))
 	}
 	for r, f := range v.Packet.Flows {
-		var pTimeouts, pLosses, fTimeouts int
+		var pTimeouts, pSpurious, pLosses, fTimeouts int
 		for k := range pks {
 			pTimeouts += pks[k].Flows[r].Timeouts
+			pSpurious += pks[k].Flows[r].Spurious
 			pLosses += pks[k].Flows[r].LossEvents
 			fTimeouts += fls[k].Flows[r].Timeouts
 		}
 		if pTimeouts > 0 || fTimeouts > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("%s: %sthe packet sender timed out %d time(s) in %d loss events, the fluid %d time(s)",
-				rowName(f), over, pTimeouts, pLosses, fTimeouts))
+			v.Notes = append(v.Notes, fmt.Sprintf("%s: %sthe packet sender timed out %d time(s)%s in %d loss events, the fluid %d time(s)",
+				rowName(f), over, pTimeouts, spuriousOf(pSpurious), pLosses, fTimeouts))
 		}
 	}
 	if haveHeadline {
@@ -267,4 +268,13 @@ func phaseJitter(sc *model.Scenario) (float64, string) {
 		why = "four packet times at the slowest link (two for each packet a delayed ACK releases)"
 	}
 	return 2 * perACK * bytes * 8 / slowest, why
+}
+
+// spuriousOf is the note's count of the packet sender's spurious timeouts
+// (model.FlowResult.Spurious), empty when there are none.
+func spuriousOf(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d spurious by RFC 3522's test: the first new ACK after it acknowledged a packet sent before it)", n)
 }
