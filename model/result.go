@@ -54,8 +54,8 @@ type FlowResult struct {
 	LossEvents        int     `json:"loss_events"`         // window reductions (fluid: located loss events)
 	Timeouts          int     `json:"timeouts"`
 	// Spurious counts the timeouts whose first ACK of new data was for a packet sent before
-	// them, not for the retransmission (RFC 3522's Eifel detection): the data was late, not
-	// lost. The packet engine's only; 0 in the fluid engine.
+	// them, not for the retransmission (RFC 3522's Eifel detection): the timer fired while
+	// an ACK of earlier data was on its way. The packet engine's only; 0 in the fluid.
 	Spurious        int      `json:"spurious_timeouts"`
 	SentPkts        float64  `json:"sent_pkts"`      // data packets sent, retransmissions included
 	DeliveredPkts   float64  `json:"delivered_pkts"` // data packets arriving at the receiver, retransmitted copies included

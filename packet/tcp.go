@@ -508,9 +508,10 @@ func (f *tcpFlow) fastRetransmit(sm *sim) {
 
 // eifel judges the latest timeout at its first ACK of new data a, which echoes the send
 // time echo: the timeout was spurious if that ACK is for a packet sent before it, not for
-// the retransmission (RFC 3522's Eifel detection with timestamps) — the data was late,
-// not lost, as when a window sent in one burst waits behind a queue that grew by more
-// than the burst lasts under a timer with no floor above SRTT (ns2rtt.go).
+// the retransmission (RFC 3522's Eifel detection with timestamps): a window sent in one
+// burst, late behind a queue that grew by more than the burst lasts under a timer with no
+// floor above SRTT (ns2rtt.go), or a NewReno recovery whose one hole a round trip
+// outlasted the timer.
 func (f *tcpFlow) eifel(a int64, echo float64) {
 	if f.timedOutAt < 0 || a <= f.sndUna {
 		return

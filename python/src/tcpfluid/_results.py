@@ -142,8 +142,8 @@ class RunResult(Result):
     """``run()``: ``flows`` (one row per flow, or MPTCP subflow), ``links``, and ``trace``.
 
     flows: flow, subflow, name, algorithm, path, mean_throughput_bps, mean_cwnd_pkts,
-    loss_events, timeouts, spurious_timeouts (packet engine: timeouts whose next ACK was
-    for data sent before them, RFC 3522), sent_pkts, delivered_pkts, dropped_pkts,
+    loss_events, timeouts, spurious_timeouts (packet engine: timeouts whose next new ACK
+    was for data sent before them, RFC 3522), sent_pkts, delivered_pkts, dropped_pkts,
     goodput_bps, completion_time_s (NaN for long-lived flows), active_s.
     links: link, mean_queue_pkts, queue_sd_pkts (the queue's standard deviation over
     time), utilisation, dropped_pkts.
