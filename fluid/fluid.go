@@ -70,7 +70,8 @@ type Settings struct {
 	// senders that replicate ns-2.35 TCP/Linux (its overhead_; the linux variants'
 	// recoveries, model.RecoveryLinux and RecoveryLinuxMinCwnd). Their module is called
 	// only for ACKs that find the window full, so the ACKs that return while a send waits
-	// add nothing, and the counted form counts the rest (sendjitter.go); 0: none.
+	// add nothing, and the counted form counts the rest (sendjitter.go). Default 0: the
+	// scenario's send_jitter (model.Scenario.SendJitterS), as the packet engine's.
 	SendJitterS float64
 }
 
@@ -95,6 +96,9 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 		return meanfield.RunScenario(ctx, sc, meanfield.ScenarioSettings{SampleS: set.SampleS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps})
 	}
 	set.SACK = set.SACK || sc.SACK
+	if set.SendJitterS == 0 {
+		set.SendJitterS = sc.SendJitterS
+	}
 	if err := set.resolve(); err != nil {
 		return nil, err
 	}

@@ -11,8 +11,9 @@ import (
 
 // jitterGrowth is the window one flow of algo gains from 0.5 to 0.7 s in the counted form, alone
 // behind the busy queue of a 10 Mb/s link (1500-byte packets, τ = 1.2 ms) from 200 packets
-// (in slow start when ss), its sends waiting U(0, jitter).
-func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64) float64 {
+// (in slow start when ss), its sends waiting U(0, jitter): fluid.Settings.SendJitterS, or
+// with inScenario the scenario's send_jitter.
+func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64, inScenario ...bool) float64 {
 	t.Helper()
 	f := model.Flow{Name: "f", Algorithm: algo, Path: "p0", MSSBytes: 1460, HeaderBytes: 40, WindowScaling: true,
 		InitialCwnd: 200, InitialSsthresh: 200}
@@ -26,10 +27,14 @@ func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64) float64 {
 		Flows:     []model.Flow{f},
 		DurationS: 3,
 	}
+	set := fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.1, SendJitterS: jitter}
+	if len(inScenario) > 0 && inScenario[0] {
+		sc.SendJitterS, set.SendJitterS = jitter, 0
+	}
 	if err := sc.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.1, SendJitterS: jitter})
+	res, err := fluid.Run(context.Background(), sc, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,5 +74,20 @@ func TestSendJitterCounts(t *testing.T) {
 		if got := jit / base; math.Abs(got-c.want) > 0.02*c.want {
 			t.Errorf("%s (slow start %v): grows %.2f packets with the wait, %.2f without: %.3f, want %.3f", c.algo, c.ss, jit, base, got, c.want)
 		}
+	}
+}
+
+// The scenario's send_jitter is the fluid's default wait, as it is the packet engine's: a
+// scenario that sets it runs the ns-2 TCP/Linux replicas of both engines alike.
+func TestScenarioSendJitterIsTheDefault(t *testing.T) {
+	const tau = 1500 * 8 / 10e6
+	none := jitterGrowth(t, "highspeed@linux", false, 0)
+	set := jitterGrowth(t, "highspeed@linux", false, 2*tau)
+	scen := jitterGrowth(t, "highspeed@linux", false, 2*tau, true)
+	if scen != set {
+		t.Errorf("the scenario's send_jitter grows the window %.4f packets, the setting %.4f: want the same run", scen, set)
+	}
+	if math.Abs(scen/none-2.0/3) > 0.02*2/3 {
+		t.Errorf("with the scenario's send_jitter the window grows %.3f of what it grows without, want 2/3", scen/none)
 	}
 }

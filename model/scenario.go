@@ -34,7 +34,9 @@ type Scenario struct {
 	// SendJitterS holds each data packet at its sender for a further U(0, SendJitterS) s
 	// in the packet engine (packet.Settings.JitterS, ns-2's overhead_), against the
 	// drop-tail phase effects of a deterministic ACK clock, which decide who loses at an
-	// overflow and which the fluid engine has none of. Default 0: no jitter.
+	// overflow and which the fluid engine has none of; the fluid engine's replicas of
+	// ns-2's TCP/Linux sender count the ACKs such a sender counts
+	// (fluid.Settings.SendJitterS). Default 0: no jitter.
 	SendJitterS float64
 
 	index *nameIndex // names → indices, built by Validate

@@ -108,7 +108,8 @@ func (v *Report) add(m Metric) {
 // proportional drop rule the packet senders get jitter of two packet times at the slowest
 // link for each packet an ACK releases (phaseJitter), without which a drop-tail queue's
 // phase effect, not random drops in proportion to arrivals, decides which flow loses at an
-// overflow.
+// overflow. The fluid's replicas of ns-2's TCP/Linux sender count the ACKs such a jittered
+// sender counts (fluid.Settings.SendJitterS).
 //
 // Every metric is judged against its tolerance (metric.go), whatever the senders did:
 // the report's OK is false when any judged metric is out, and the notes say what the
@@ -134,7 +135,7 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	var fl, pk *model.Result
 	for _, g := range groups {
 		sub := g.scenario(sc)
-		f, err := fluid.Run(ctx, sub, fluid.Settings{Seed: seed, Form: Form, SACK: set.SACK})
+		f, err := fluid.Run(ctx, sub, fluid.Settings{Seed: seed, Form: Form, SACK: set.SACK, SendJitterS: set.JitterS})
 		if err != nil {
 			return nil, fmt.Errorf("fluid engine: %w", err)
 		}

@@ -503,3 +503,48 @@ func TestPhaseJitter(t *testing.T) {
 		}
 	}
 }
+
+// The fluid's replicas of ns-2's TCP/Linux sender run with the packet senders' jitter:
+// under the proportional rule validate adds two packet times (phaseJitter), and the fluid
+// counts the ACKs a sender so jittered counts (fluid.Settings.SendJitterS), so that both
+// engines run the same senders.
+func TestFluidRunsThePacketSendersJitter(t *testing.T) {
+	sc := &model.Scenario{
+		Name:      "jittered-linux",
+		DurationS: 20,
+		DropRule:  model.DropProportional,
+		Links:     []model.Link{{Name: "l", CapacityBps: 100e6, DelayS: 0.02, BufferPkts: 300}},
+		Paths:     []model.Path{{Name: "p", Links: []string{"l"}}},
+		Flows: []model.Flow{
+			{Name: "a", Algorithm: "highspeed@linux", Path: "p", MSSBytes: 1460, WindowScaling: true, RwndBytes: 1 << 30, InitialCwnd: 1},
+			{Name: "b", Algorithm: "highspeed@linux", Path: "p", MSSBytes: 1460, WindowScaling: true, RwndBytes: 1 << 30, InitialCwnd: 1, StartS: 1},
+		},
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Scenario(t.Context(), sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(v.JitterS > 0) {
+		t.Fatalf("jitter %g s: want the proportional rule's", v.JitterS)
+	}
+	run := func(jitter float64) *model.Result {
+		r, err := fluid.Run(t.Context(), sc, fluid.Settings{Seed: 1, Form: Form, SACK: v.SACK, SendJitterS: jitter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	with, without := run(v.JitterS), run(0)
+	for i, f := range v.Fluid.Flows {
+		if f.MeanCwndPkts != with.Flows[i].MeanCwndPkts {
+			t.Errorf("flow %d: validate's fluid window %.4f, the fluid's with the packet senders' %.3g ms jitter %.4f: want the same run",
+				i, f.MeanCwndPkts, 1e3*v.JitterS, with.Flows[i].MeanCwndPkts)
+		}
+	}
+	if with.Flows[0].MeanCwndPkts == without.Flows[0].MeanCwndPkts {
+		t.Errorf("the jitter changes nothing (window %.4f): the test cannot tell", with.Flows[0].MeanCwndPkts)
+	}
+}
