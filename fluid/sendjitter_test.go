@@ -13,7 +13,7 @@ import (
 // behind the busy queue of a 10 Mb/s link (1500-byte packets, τ = 1.2 ms) from 200 packets
 // (in slow start when ss), its sends waiting U(0, jitter): fluid.Settings.SendJitterS, or
 // with inScenario the scenario's send_jitter.
-func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64, inScenario ...bool) float64 {
+func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64, inScenario bool) float64 {
 	t.Helper()
 	f := model.Flow{Name: "f", Algorithm: algo, Path: "p0", MSSBytes: 1460, HeaderBytes: 40, WindowScaling: true,
 		InitialCwnd: 200, InitialSsthresh: 200}
@@ -28,7 +28,7 @@ func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64, inScenario
 		DurationS: 3,
 	}
 	set := fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.1, SendJitterS: jitter}
-	if len(inScenario) > 0 && inScenario[0] {
+	if inScenario {
 		sc.SendJitterS, set.SendJitterS = jitter, 0
 	}
 	if err := sc.Validate(); err != nil {
@@ -69,7 +69,7 @@ func TestSendJitterCounts(t *testing.T) {
 		{"reno@linux", false, 1},
 		{"reno", false, 1},
 	} {
-		base, jit := jitterGrowth(t, c.algo, c.ss, 0), jitterGrowth(t, c.algo, c.ss, 2*tau)
+		base, jit := jitterGrowth(t, c.algo, c.ss, 0, false), jitterGrowth(t, c.algo, c.ss, 2*tau, false)
 		t.Logf("%s (slow start %v): %.3f", c.algo, c.ss, jit/base)
 		if got := jit / base; math.Abs(got-c.want) > 0.02*c.want {
 			t.Errorf("%s (slow start %v): grows %.2f packets with the wait, %.2f without: %.3f, want %.3f", c.algo, c.ss, jit, base, got, c.want)
@@ -81,8 +81,8 @@ func TestSendJitterCounts(t *testing.T) {
 // scenario that sets it runs the ns-2 TCP/Linux replicas of both engines alike.
 func TestScenarioSendJitterIsTheDefault(t *testing.T) {
 	const tau = 1500 * 8 / 10e6
-	none := jitterGrowth(t, "highspeed@linux", false, 0)
-	set := jitterGrowth(t, "highspeed@linux", false, 2*tau)
+	none := jitterGrowth(t, "highspeed@linux", false, 0, false)
+	set := jitterGrowth(t, "highspeed@linux", false, 2*tau, false)
 	scen := jitterGrowth(t, "highspeed@linux", false, 2*tau, true)
 	if scen != set {
 		t.Errorf("the scenario's send_jitter grows the window %.4f packets, the setting %.4f: want the same run", scen, set)
