@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"sort"
 )
 
 // Slack is how far an engine's counts may stray from exact bookkeeping: Pkts packets and a
@@ -20,8 +21,8 @@ type Slack struct {
 // more than it sent (within slack, for the fluid's located random losses and integration
 // error), a loss
 // rate of at most 1, a link busy at most all the time, a flow's window within its receiver
-// window and growing only while packets are delivered (unless slack.Inflation), and a trace's queues within their
-// buffers. The packet and fluid fuzz targets and tests hold every run to it.
+// window and growing only while the ACKs of packets delivered reach it (delivered up to a
+// return lag before; unless slack.Inflation), and a trace's queues within their buffers. The packet and fluid fuzz targets and tests hold every run to it.
 func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 	finite := func(what string, v float64) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
@@ -65,7 +66,7 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 		}
 	}
 	type key struct{ flow, sub int }
-	last := map[key]Sample{}
+	seen := map[key][]Sample{}
 	restorer := make([]bool, len(sc.Flows))
 	for i, f := range sc.Flows {
 		restorer[i] = slack.Inflation || f.RouteAware || restores(f.Algorithm)
@@ -87,15 +88,64 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 		}
 		// A window grows only as ACKs of new deliveries arrive (a route-aware sender
 		// restores its window when its path returns, and a WindowRestorer its saved one,
-		// without one; see restorer).
+		// without one; see restorer). An ACK reaches the sender up to a return lag after
+		// its packet is counted delivered, so growth since sample p needs deliveries since
+		// a return lag before p.
 		k := key{s.Flow, s.Subflow}
-		if p, ok := last[k]; ok && !restorer[s.Flow] && s.DeliveredPkts <= p.DeliveredPkts &&
-			s.CwndPkts > max(p.CwndPkts, w0)+slack.Pkts+1e-9 {
-			return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered", s.TS, s.Flow, p.CwndPkts, s.CwndPkts)
+		if past := seen[k]; len(past) > 0 && !restorer[s.Flow] {
+			p := past[len(past)-1]
+			if s.DeliveredPkts <= deliveredBy(past, p.TS-returnLagS(sc, f, s.Subflow)) &&
+				s.CwndPkts > max(p.CwndPkts, w0)+slack.Pkts+1e-9 {
+				return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered since %g s", s.TS, s.Flow, p.CwndPkts, s.CwndPkts, p.TS-returnLagS(sc, f, s.Subflow))
+			}
 		}
-		last[k] = s
+		seen[k] = append(seen[k], s)
 	}
 	return nil
+}
+
+// deliveredBy is the delivered count of the last of a subflow's samples at or before t:
+// 0 before the first (nothing was delivered before the trace began).
+func deliveredBy(past []Sample, t float64) float64 {
+	i := sort.Search(len(past), func(i int) bool { return past[i].TS > t })
+	if i == 0 {
+		return 0
+	}
+	return past[i-1].DeliveredPkts
+}
+
+// returnLagS bounds, in seconds, how long after a packet of flow f's subflow sub is counted
+// delivered its ACK can reach the sender: its path's round-trip propagation at the longest
+// delays the scenario's events give its links (the fluid counts a packet delivered as it
+// leaves its path's last link), plus one packet's transmission on each link, the floor a
+// round trip of zero delay takes.
+func returnLagS(sc *Scenario, f *Flow, sub int) float64 {
+	paths := f.PathNames()
+	if sub < 0 || sub >= len(paths) {
+		return 0
+	}
+	p := sc.PathIndex(paths[sub])
+	if p < 0 {
+		return 0
+	}
+	lag := 0.0
+	for _, li := range sc.PathLinks(p) {
+		if li < 0 {
+			continue
+		}
+		l := &sc.Links[li]
+		d := l.DelayS
+		for _, e := range sc.Events {
+			if e.Link == l.Name {
+				d = max(d, e.DelayS)
+			}
+		}
+		lag += 2 * d
+		if l.CapacityBps > 0 {
+			lag += f.MSSBytes * 8 / l.CapacityBps
+		}
+	}
+	return lag
 }
 
 // restores reports whether the named algorithm is a WindowRestorer.
