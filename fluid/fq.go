@@ -123,7 +123,9 @@ const fqDropBatch = 64
 
 // fqOverflow is FQ link li's full buffer at time t (state y): the queue with the most bytes
 // loses packets from its head until half its bytes or fqDropBatch packets are gone (at
-// least one), and its flow reacts as to any overflow drop, a round trip later.
+// least one), and its flow reacts a round trip after the first of them left its sender:
+// the packets behind it leave at once, so the receiver finds the hole without the wait in
+// that queue that a drop at the tail would add.
 func (s *system) fqOverflow(li int, t float64, y []float64) {
 	l := &s.links[li]
 	st := l.fqFattest(y)
@@ -131,6 +133,7 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 		return
 	}
 	c, pkt := y[st.content], st.wire
+	sojourn := l.fqDelay(st, c)
 	if pkt == 0 {
 		pkt = l.refBytes // a CBR source
 	}
@@ -145,6 +148,6 @@ func (s *system) fqOverflow(li int, t float64, y []float64) {
 		y[st.cnt+cntOverflow] += drop / pkt // the holes of the window it reacts to
 	}
 	if f.active {
-		f.hearDrop(t, s.waitBefore(f, li, y), false)
+		f.hearDrop(t, s.waitBefore(f, li, y)+sojourn, false)
 	}
 }
