@@ -22,7 +22,10 @@ func TestCheckInvariantsWindowGrowth(t *testing.T) {
 		t.Fatal(err)
 	}
 	sample := func(ts, cwnd, delivered float64) model.Sample {
-		return model.Sample{TS: ts, CwndPkts: cwnd, DeliveredPkts: delivered}
+		return model.Sample{TS: ts, CwndPkts: cwnd, DeliveredPkts: delivered, Ssthresh: 100}
+	}
+	recovering := func(ts, cwnd, delivered, ssthresh float64) model.Sample {
+		return model.Sample{TS: ts, CwndPkts: cwnd, DeliveredPkts: delivered, Ssthresh: ssthresh}
 	}
 	for _, c := range []struct {
 		name  string
@@ -34,6 +37,8 @@ func TestCheckInvariantsWindowGrowth(t *testing.T) {
 		{"grows a packet's slack", []model.Sample{sample(0.5, 4, 14), sample(1.0, 4, 14), sample(1.05, 5, 14)}, ""},
 		{"grows with nothing delivered for a lag", []model.Sample{sample(0.5, 4, 14), sample(1.0, 4, 14), sample(1.05, 8, 14)}, "grew from 4 to 8"},
 		{"grows with nothing ever delivered", []model.Sample{sample(0.01, 1, 0), sample(0.05, 5, 0)}, "grew from 1 to 5"},
+		{"a loss event's inflated recovery", []model.Sample{sample(0.5, 2.2, 14), sample(1.0, 2.2, 14), recovering(1.05, 5.6, 14, 2.7)}, ""},
+		{"a loss event past its inflation", []model.Sample{sample(0.5, 2.2, 14), sample(1.0, 2.2, 14), recovering(1.05, 6.8, 14, 2.7)}, "grew from 2.2 to 6.8"},
 	} {
 		r := &model.Result{Flows: []model.FlowResult{}, Links: []model.LinkResult{}, Trace: c.trace}
 		err := r.CheckInvariants(sc, model.Slack{Pkts: 1})
