@@ -20,7 +20,7 @@ func TestAckPastAt(t *testing.T) {
 		{3.5, 4, 60, 55},
 		{4, 4, 60, 60},
 	} {
-		if got := a.at(c.x, c.now, c.rNow); got != c.want {
+		if got := a.at(c.x, c.now, c.rNow, false); got != c.want {
 			t.Errorf("at(%g) with %g now = %g, want %g", c.x, c.rNow, got, c.want)
 		}
 	}
@@ -31,7 +31,7 @@ func TestAckPastAt(t *testing.T) {
 	if n := len(a.t) - a.head; n > 4 {
 		t.Errorf("%d entries kept over a 2 s reach with one a second, want at most 4", n)
 	}
-	if got := a.at(97.5, 99, 1); got != 1 {
+	if got := a.at(97.5, 99, 1, false); got != 1 {
 		t.Errorf("at(97.5) = %g after compaction, want 1", got)
 	}
 }

@@ -187,10 +187,15 @@ func (s *system) stepped(t0, t1 float64) {
 	s.recordPast(t1, s.drv.Y().RawVector().Data)
 	if s.form.counted || len(s.fifo) > 0 {
 		s.gen++
+		s.stepEnd = s.clockEdgeAt(t1) // the rates before a jump of an ACK clock due at t1 (ackclock.go)
 		s.ensure(t1, s.drv.Y())
 		s.recordAcks(t1)
 		if len(s.fifo) > 0 {
 			s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
+		}
+		if s.stepEnd {
+			s.stepEnd = false
+			s.gen++ // the next step starts from the rates after it
 		}
 	}
 	if s.set.SampleS > 0 {

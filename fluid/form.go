@@ -18,9 +18,10 @@ const (
 	// (model.RecoveryEnder); the sender keeps ⌊W⌋ packets in flight, W − ½ on average
 	// (inFlight); and per-ACK increases compound per round as a packet sender's do, and
 	// behind a queue follow the queue's ACK clock, one packet sent per packet acknowledged
-	// plus the increment (clock, and sendBehindQueue in network.go). On a free path these
+	// plus the increment (clock, and sendPerAck in network.go). On a free path these
 	// are O(1/W) corrections: 4% at W = 11, 0.05% at W = 1000; behind a queue slow start
-	// grows one packet per packet delivered and sends two. A single-path flow whose law
+	// grows one packet per packet delivered and sends two, and so does a sender alone on its
+	// path from the burst of its first window (ackclock.go). A single-path flow whose law
 	// recovers as a reference simulator does (model.RecoveryLinux, RecoveryLinuxMinCwnd,
 	// RecoveryPRR) reports and fills that simulator's window through the recovery round
 	// trip instead of the held one, and after ns-2's min_cwnd slow-starts back to its law's
@@ -74,11 +75,13 @@ func (fm form) resumesAt(f *subflow) float64 {
 // increment δ (model.AckIncrement) as a packet sender does:
 //   - on a free path (every queue on it empty) a round's ACKs return with the window of
 //     one RTT ago and each adds δ, so the window grows by the factor 1 + δ per round:
-//     W' = ln(1 + δ)·(ACK rate), which doubles per RTT in slow start (δ = 1) and gives
-//     Reno ⌊W⌋/(W + ½) packets per round (δ = 1/W);
+//     W' = ln(1 + δ)·(ACK rate), which gives Reno ⌊W⌋/(W + ½) packets per round (δ = 1/W);
 //   - behind a queue the ACKs return at the queue's pace whatever the window did, and each
-//     adds δ: W' = δ·(delivery rate a return lag before, ackedLag), one packet per packet
-//     delivered in slow start.
+//     adds δ: W' = δ·(delivery rate a return lag before, ackedLag);
+//   - in a slow start on its ACK clock (δ ≥ 1, perAckSlowStart: a sender alone on its
+//     path, ackclock.go) each packet acknowledged adds δ, free path or not, W' = δ·ackedLag,
+//     and the sender sends 1 + δ packets for it (sendPerAck): its window is its first
+//     window more than the packets acknowledged and doubles per RTT, as a packet sender's.
 //
 // For laws without a per-ACK increment, and in the hybrid form, the factor is the plain ACK
 // clock. queued reports whether a queue on the path is busy or full.
@@ -102,8 +105,8 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 		return f.gbn.rounds(x[f.sub], f.rtt) / dw
 	}
 	// counted·rate/(wire·mult): packets acknowledged and counted per second, per member of a
-	// class — behind a queue those of a return lag before.
-	if queued {
+	// class — behind a queue, and on a slow start's ACK clock, those of a return lag before.
+	if queued || f.perAckSlowStart(d) {
 		return heard * d * counted * f.ackedLag / (f.wire * f.mult) / dw
 	}
 	acks := counted * f.acked / (f.wire * f.mult)

@@ -14,6 +14,7 @@ import (
 // data sent during it starts the next recovery where this one ends.
 func (s *system) loss(f *subflow, t float64, y []float64) {
 	x := y[f.off : f.off+f.nLaw]
+	f.clocked = false // its slow start ends (ackclock.go)
 	if t < f.recoverUntil {
 		if t >= f.recoverPoint && !f.timeoutDue && s.form.counted {
 			// A packet sent during the recovery was lost: the sender finds the hole once
@@ -250,6 +251,10 @@ func (s *system) nextReaction() float64 {
 		if f.silentUntil > s.drv.T() {
 			next = min(next, f.silentUntil) // a timed-out sender resumes
 		}
+		if f.burstUntil != 0 {
+			next = min(next, f.burstUntil) // its window's burst has left (ackclock.go)
+		}
+		next = min(next, s.nextClockJump(f)) // its ACK clock's rate jumps (ackclock.go)
 		if s.sc.DropRule.Proportional() && !s.polled && f.dropsDeaf && f.recoverUntil > s.drv.T() && s.overflowing(f) {
 			// The drop guard comes back on (rearmDrops). A queue that fills later stops
 			// the solver where it does, and the guard comes back on there.
@@ -300,6 +305,21 @@ func (s *system) dueReactions(t float64) bool {
 				}
 				law.EndRecovery(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			}
+			if f.silentUntil == t {
+				if y == nil {
+					y = s.state(t)
+				}
+				s.startBurst(f, t, y) // the timer fired: the pipe is empty (ackclock.go)
+			}
+		}
+		if f.burstUntil != 0 && f.burstUntil <= t {
+			f.burstUntil = 0 // the burst has left: the ACK clock alone sends from here
+			changed = true
+			s.touched = append(s.touched, fi)
+		}
+		if s.passClockJumps(f, t) {
+			changed = true
+			s.touched = append(s.touched, fi)
 		}
 		if f.at != nil && f.active && f.at.nextCheck <= t {
 			if y == nil {

@@ -69,7 +69,7 @@ func (s *system) evaluate(t float64, y []float64) {
 		s.propagate(t, y)
 	}
 	s.deliveries(t, y)
-	if s.sendBehindQueue(t, y) {
+	if s.sendPerAck(t, y) {
 		s.propagate(t, y)
 		s.deliveries(t, y)
 	}
@@ -142,7 +142,7 @@ func (s *system) deliveries(t float64, y []float64) {
 			f.acked = 0
 		}
 		if s.form.counted {
-			f.ackedLag = f.ackPast.at(t-s.ackLag(f), t, f.acked)
+			f.ackedLag = f.ackPast.at(t-s.ackLag(f), t, f.acked, s.stepEnd)
 		}
 		// What the sender's latest RTT sample says: the queues its packet met, a return lag
 		// and its queueing delay ago (queuepast.go), not the queues of now. The timer reads
@@ -197,15 +197,18 @@ func (s *system) lostUnseen(f *subflow, y []float64) float64 {
 	return n
 }
 
-// sendBehindQueue applies, in the counted form, the window's conservation to a sender
-// behind a queue: besides the packets its window keeps in flight, W/RTT, it sends the
-// window's growth, δ packets per packet acknowledged (model.AckIncrement) at the ACK rate
-// of a return lag before (ackpast.go), so that its packets in flight grow with its window.
-// W/RTT alone lags a fast-growing window by up to a round — in slow start the queue would
-// fill at half the pace a packet sender's two packets per ACK fill it, and overflow a
-// window later. On a free path the rate W/RTT stands (the counted form's whole packets).
-// It reports whether a rate changed (the network is then evaluated again).
-func (s *system) sendBehindQueue(t float64, y []float64) bool {
+// sendPerAck applies, in the counted form, the window's conservation: a sender sends one
+// packet per packet acknowledged plus its window's growth, δ packets per packet acknowledged
+// (model.AckIncrement), at the ACK rate of a return lag before (ackpast.go). Behind a queue
+// it sends that growth besides the packets its window keeps in flight, W/RTT, which alone
+// lags a fast-growing window by up to a round (in slow start the queue would fill at half
+// the pace a packet sender's two packets per ACK fill it, and overflow a window later). A
+// slow start on its ACK clock (ackclock.go: a sender alone on its path) sends its first
+// window in one burst, then (1 + δ) packets per packet acknowledged and nothing between its
+// ACKs, free path or not, as a packet sender does. Elsewhere on a free path the rate W/RTT
+// stands (the counted form's whole packets). It reports whether a rate changed (the
+// network is then evaluated again).
+func (s *system) sendPerAck(t float64, y []float64) bool {
 	if !s.form.counted {
 		return false
 	}
@@ -214,13 +217,27 @@ func (s *system) sendBehindQueue(t float64, y []float64) bool {
 		f := &s.flows[fi]
 		// A sender in fast recovery hears of packets sent before the loss, beyond the hole:
 		// those ACKs neither open its window nor clock out new packets.
-		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || !s.queued(f) || s.paced(f) {
+		if f.rate == 0 || f.sendW >= f.rwnd || s.form.holds(f, t) || s.paced(f) {
 			continue
 		}
-		if d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t)); d > 0 {
-			f.rate += d * f.ackedLag
-			changed = true
+		if t < f.burstUntil || (s.stepEnd && t == f.burstUntil) {
+			f.rate, changed = f.burstBps, true
+			continue
 		}
+		queued := s.queued(f)
+		if !queued && !f.clocked {
+			continue
+		}
+		d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+		switch {
+		case f.perAckSlowStart(d):
+			f.rate = (1 + d*s.countedFraction(f)) * f.ackedLag
+		case queued && d > 0:
+			f.rate += d * f.ackedLag
+		default:
+			continue
+		}
+		changed = true
 	}
 	return changed
 }

@@ -33,6 +33,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 				continue
 			}
 			f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+			f.clocked = false // nothing it sent returns: a timeout's burst restarts the clock
 			if f.routeAware {
 				// A route change, not congestion: keep the state, remember the window.
 				if f.wBefore == 0 {

@@ -179,6 +179,7 @@ func (s *system) apply(a timedAction, t float64) {
 		if f.sub == 0 {
 			f.law.Init(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 		}
+		s.startBurst(f, t, y)
 		for _, fi := range s.set.InjectLoss {
 			if fi == a.idx {
 				s.loss(f, t, y)
@@ -223,6 +224,7 @@ func (s *system) handle(ev int, t float64) {
 		// window's rate, and its end can take a full queue's arrivals below capacity at
 		// once (jumpFlows switches the queue; a guard restarted past zero never fires).
 		f := &s.flows[ev]
+		f.clocked = false // its slow start ends (ackclock.go)
 		yd := s.drv.Y().RawVector().Data
 		f.law.Switch(yd[f.off:f.off+f.nLaw], s.obsAt(f, t, yd))
 		if s.paced(f) {

@@ -137,6 +137,10 @@ type subflowState struct {
 	done    bool
 	// silentUntil: a timed-out sender sends nothing until then, s.
 	silentUntil float64
+	// clocked: its ACK clock runs, since a burst sent its window into an empty pipe at
+	// burstBps bytes/s (all members), which ends at burstUntil, s (ackclock.go).
+	clocked              bool
+	burstUntil, burstBps float64
 	// sentAtLoss is its count of packets sent at its latest loss event.
 	sentAtLoss float64
 	// timeoutDue: the retransmission timer of a recovery that times out fires at
@@ -220,6 +224,9 @@ type system struct {
 	fq       bool    // a link has FQ-CoDel's flow queues (fq.go)
 	fifo     []int   // the links that serve several streams first in, first out (fifo.go)
 	pastKeep float64 // s: how far back the senders' RTT samples read the queues (queuepast.go)
+	// stepEnd: the network is evaluated at the end of an accepted step, where a jump of an
+	// ACK clock due there has not yet happened (ackclock.go).
+	stepEnd  bool
 	flows    []subflow
 	cbr      []cbrSource
 	dim      int
