@@ -19,11 +19,13 @@ import (
 // where a packet sender's rounds queue half of each burst.
 //
 // Only a sender alone on its path runs on the clock (alone). A FIFO link serves its
-// streams by their admissions recorded at the solver's steps (fifo.go), and behind another
-// flow's standing queue a clocked round's burst was never served (a 10-packet window
-// delivered 9.8 packets, 0.2 left over when its admissions in the history ended, and the
-// next round's 19.8, admitted over several recorded steps, none: its share read nothing
-// when the departures reached it; not traced further); and
+// streams by their admissions recorded at the solver's steps (fifo.go), and stops the
+// solver where the departures reach an admission rate's jump (fifobreaks.go) only when the
+// jump is exact, two entries at the same admissions. A clocked round's burst starts and
+// ends within a few steps instead, so behind another flow's standing queue one step of
+// 27 ms crossed the 4.5 ms of a 19.8-packet burst's departures and served none of it, and
+// the history, past it, gives that flow no share again (a 10-packet window before it
+// delivered 9.8 packets); and
 // where flows share a bottleneck their faithful slow starts left what follows them further
 // from the packet engine and ns-3 (docs/models.md). A class stands for flows that share
 // every link, so it is not alone. A go-back-N rebuild counts its rounds instead
