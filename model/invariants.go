@@ -67,6 +67,7 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 	}
 	type key struct{ flow, sub int }
 	seen := map[key][]Sample{}
+	lags := map[key]float64{} // returnLagS, once a subflow
 	restorer := make([]bool, len(sc.Flows))
 	for i, f := range sc.Flows {
 		restorer[i] = slack.Inflation || f.RouteAware || restores(f.Algorithm)
@@ -97,13 +98,17 @@ func (r *Result) CheckInvariants(sc *Scenario, slack Slack) error {
 		k := key{s.Flow, s.Subflow}
 		if past := seen[k]; len(past) > 0 && !restorer[s.Flow] {
 			p := past[len(past)-1]
+			lag, ok := lags[k]
+			if !ok {
+				lag = returnLagS(sc, f, s.Subflow)
+				lags[k] = lag
+			}
 			allowed := max(p.CwndPkts, w0)
 			if s.Ssthresh != p.Ssthresh {
 				allowed = max(allowed, s.Ssthresh+3)
 			}
-			if s.DeliveredPkts <= deliveredBy(past, p.TS-returnLagS(sc, f, s.Subflow)) &&
-				s.CwndPkts > allowed+slack.Pkts+1e-9 {
-				return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered since %g s", s.TS, s.Flow, p.CwndPkts, s.CwndPkts, p.TS-returnLagS(sc, f, s.Subflow))
+			if s.DeliveredPkts <= deliveredBy(past, p.TS-lag) && s.CwndPkts > allowed+slack.Pkts+1e-9 {
+				return fmt.Errorf("t = %g s: flow %d's window grew from %v to %v packets with no packet delivered since %g s", s.TS, s.Flow, p.CwndPkts, s.CwndPkts, p.TS-lag)
 			}
 		}
 		seen[k] = append(seen[k], s)
