@@ -402,7 +402,7 @@ func (a *algoListValue) Set(s string) error {
 	}
 	for i, name := range items {
 		if _, err := model.New(name); err != nil {
-			return fmt.Errorf("unknown algorithm %q; want %s", name, oneOf(model.Algorithms()))
+			return unknownAlgorithm(name, err)
 		}
 		if slices.Contains(items[:i], name) {
 			return fmt.Errorf("%s twice", name)
@@ -472,6 +472,27 @@ func (p *paramsValue) String() string {
 }
 
 // parseParam reads and checks "algo.name=value".
+// unknownAlgorithm is the usage error for a name model.New refused with err: the known
+// algorithms, or, where only the variant after "@" is unknown, the algorithm's variants.
+func unknownAlgorithm(name string, err error) error {
+	algo, variant := model.SplitVariant(name)
+	if !errors.Is(err, model.ErrUnknownAlgorithm) {
+		return err
+	}
+	vs, known := model.VariantsOf(algo)
+	if variant == "" || known != nil {
+		return fmt.Errorf("unknown algorithm %q; want %s", name, oneOf(model.Algorithms()))
+	}
+	var names []string
+	for _, v := range vs {
+		names = append(names, algo+model.VariantSep+v.Name)
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("%s has no variants (got %q); want %s", algo, name, algo)
+	}
+	return fmt.Errorf("%s has no variant %q; want %s", algo, variant, oneOf(names))
+}
+
 func parseParam(s string) (paramSetting, error) {
 	key, val, ok := strings.Cut(s, "=")
 	algo, name, ok2 := strings.Cut(strings.TrimSpace(key), ".")
@@ -480,7 +501,7 @@ func parseParam(s string) (paramSetting, error) {
 	}
 	a, err := model.New(algo)
 	if err != nil {
-		return paramSetting{}, fmt.Errorf("unknown algorithm %q; want %s", algo, oneOf(model.Algorithms()))
+		return paramSetting{}, unknownAlgorithm(algo, err)
 	}
 	var names []string
 	for _, p := range a.Params() {
