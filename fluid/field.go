@@ -63,7 +63,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			o := s.obsFor(f, t)
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, o)
 			if clocked {
-				clock = s.form.clock(f, dy[f.off:f.off+f.nLaw], x, o, s.queued(f), s.countedFraction(f))
+				clock = s.form.clock(f, dy[f.off:f.off+f.nLaw], x, o, s.queued(f), s.countedFraction(f, x[f.sub]))
 			}
 		case f.nSub > 1 && f.sub == 0:
 			f.law.Deriv(dy[f.off:f.off+f.nLaw], x, s.obsFor(f, t))

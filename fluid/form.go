@@ -109,8 +109,8 @@ func (fm form) clock(f *subflow, dx, x []float64, o model.Observation, queued bo
 	if queued || f.perAckSlowStart(d) {
 		return heard * d * counted * f.ackedLag / (f.wire * f.mult) / dw
 	}
-	acks := counted * f.acked / (f.wire * f.mult)
-	return math.Log1p(heard*d) * acks / dw
+	acks := f.acked / (f.wire * f.mult)
+	return math.Log1p(heard*d*counted) * acks / dw
 }
 
 // ackIncrement is the law's per-ACK window increment in packets, 0 when it has none.

@@ -59,7 +59,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		if !(ss > 0 && ss < resume) {
 			ss = resume
 		}
-		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.idleAcks(f))
+		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.idleAcks(f), 1+s.jitterCounted(f, true))
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}

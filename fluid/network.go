@@ -231,7 +231,7 @@ func (s *system) sendPerAck(t float64, y []float64) bool {
 		d := f.ackIncrement(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 		switch {
 		case f.perAckSlowStart(d):
-			f.rate = (1 + d*s.countedFraction(f)) * f.ackedLag
+			f.rate = (1 + d*s.countedFraction(f, y[f.off+f.sub])) * f.ackedLag
 		case queued && d > 0:
 			f.rate += d * f.ackedLag
 		default:

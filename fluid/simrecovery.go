@@ -29,7 +29,8 @@ import (
 //     min(s, p + 3) (tcp_moderate_cwnd, tcp_max_burst 3), from which, when it is below s,
 //     the sender slow-starts, one packet per ACK, back to s with its law held (Linux's
 //     modules grow in slow start by tcp_slow_start, not by their law): counted per round as
-//     the form counts slow start on a free path (clock), W − ½ doubles per RTT R. Reno's
+//     the form counts slow start on a free path (clock), W − ½ doubles per RTT R (grows
+//     1 + c times, c the slow start's counted fraction, with the delayed send). Reno's
 //     s = W/2 ends its recovery at s; Scalable's s = 7W/8 restarts from W/2 + 3. A loss
 //     found in that slow start reduces from the window it has reached, not from s: Linux's
 //     ssthresh() reads snd_cwnd (losses.go).
@@ -49,6 +50,7 @@ type simRec struct {
 	a, floor, fall float64 // the window's start and floor (packets) and fall (packets/s) in recovery
 	end            float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
 	rebuildUntil   float64 // the slow start back to ss ends then, s (0: none)
+	growth         float64 // that slow start's growth a round trip
 }
 
 // rtxStream is the PCG stream (with the flow's engine index) of the draws of
@@ -77,9 +79,10 @@ func (s *system) simRecovers(f *subflow) bool {
 // start begins the recovery of a loss at time t lasting rtt s, from window w0, with the
 // law's ssthresh ss and the window it resumes at (packets): ss, or with Linux's slow start
 // through ssthresh (model.Window.ThroughSsthresh) ss + 1, which the sender reaches at the
-// recovery's first ACK after it, or by the slow start back after min_cwnd.
-func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle float64) {
-	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0}
+// recovery's first ACK after it, or by the slow start back after min_cwnd, which grows
+// by the factor growth a round trip (2, or less with ns-2's delayed send: countedFraction).
+func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growth float64) {
+	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0, growth: growth}
 	switch style {
 	case model.RecoveryPRR:
 		r.floor = min(ss, w0)
@@ -101,7 +104,7 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle float6
 	pipe := max(r.floor, w0*(1-lowering))
 	r.end = min(resume, pipe+linuxMaxBurst)
 	if r.end < resume && r.end > 0.5 {
-		r.rebuildUntil = r.t1 + rtt*math.Log2((resume-0.5)/(r.end-0.5))
+		r.rebuildUntil = r.t1 + rtt*math.Log((resume-0.5)/(r.end-0.5))/math.Log(growth)
 	}
 }
 
@@ -113,7 +116,7 @@ func (r *simRec) window(t, w float64) float64 {
 	case t < r.t1:
 		return max(r.floor, r.a-r.fall*(t-r.t0))
 	case t < r.rebuildUntil:
-		return 0.5 + (r.end-0.5)*math.Exp2((t-r.t1)/(r.t1-r.t0))
+		return 0.5 + (r.end-0.5)*math.Pow(r.growth, (t-r.t1)/(r.t1-r.t0))
 	}
 	return w
 }
