@@ -246,6 +246,8 @@ func (s *system) applySettings() error {
 		on(flowGuardDone, f.sizePkt > 0)
 		on(flowGuardWatch, f.watch >= 0)
 		on(flowGuardGoBackN, s.form.counted && !s.set.SACK)
+		on(flowGuardLateAck, s.ns2Timer(f))
+		s.lateAcks = s.lateAcks || s.ns2Timer(f)
 	}
 	return nil
 }

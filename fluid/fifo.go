@@ -190,6 +190,9 @@ func (s *system) stepped(t0, t1 float64) {
 		s.stepEnd = s.clockEdgeAt(t1) // the rates before a jump of an ACK clock due at t1 (ackclock.go)
 		s.ensure(t1, s.drv.Y())
 		s.recordAcks(t1)
+		if s.lateAcks {
+			s.rearmLateAcks()
+		}
 		if len(s.fifo) > 0 {
 			s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
 		}

@@ -16,6 +16,7 @@ const (
 	flowGuardDone
 	flowGuardWatch
 	flowGuardGoBackN
+	flowGuardLateAck
 	flowGuards
 )
 
@@ -69,6 +70,12 @@ func (s *system) flowGuardValue(f *subflow, slot int, t float64, y *mat.VecDense
 			return -1
 		}
 		return -f.gbn.left(t, yd[c+cntSent]) // the span is resent (gobackn.go)
+	case flowGuardLateAck:
+		if !s.lateAckDue(f, t, yd) {
+			return -1
+		}
+		s.ensure(t, y)
+		return s.lateBy(f) // ns-2's timer before a late burst (lateack.go)
 	}
 	return -1
 }

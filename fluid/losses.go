@@ -356,6 +356,9 @@ func (s *system) dueReactions(t float64) bool {
 			if f.holes += more; s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
 				s.recoveryTimeout(f)
 			}
+			if !f.timeoutDue {
+				s.spreadRecovery(f, t, y)
+			}
 			if synchronized {
 				f.recheckAt = f.recoverUntil // after the timeout, which moves it
 			}

@@ -86,7 +86,7 @@ func (s *system) sendRate(f *subflow, t float64, y []float64) {
 		w := max(f.mult*s.inFlight(f, y)-s.lostUnseen(f, y), 0) // packets
 		f.rate = w * f.wire / f.rtt
 		if pace, ok := f.sr.sendPace(t); ok {
-			f.rate = f.mult * pace * f.wire / (f.sr.t1 - f.sr.t0) // a simulator's recovery (simrecovery.go)
+			f.rate = f.mult * pace * f.wire / f.sr.rtt // a simulator's recovery (simrecovery.go)
 		}
 		if s.x != nil {
 			s.x.pace(f, t, y, w) // a paced law's rate (ext.go)

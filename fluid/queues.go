@@ -52,6 +52,11 @@ func (s *system) jump(t float64) {
 	if s.x != nil {
 		s.x.switchDue(s, t, y) // a paced law's mode switch the jump finds due (ext.go)
 	}
+	if s.lateAcks {
+		s.gen++
+		s.ensure(t, y)
+		s.settleLateAcks(t, yd) // lateack.go
+	}
 	for pass := 0; pass <= 2*len(s.links); pass++ {
 		s.gen++
 		s.ensure(t, y)
@@ -110,6 +115,10 @@ func (s *system) jumpFlows(t float64, flows []int) {
 	yd := s.drv.Y().RawVector().Data
 	s.gen++
 	s.ensure(t, s.drv.Y())
+	if s.lateAcks && s.settleLateAcks(t, yd) {
+		s.jump(t) // another flow's timer fired too
+		return
+	}
 	for _, li := range s.order {
 		for slot := 0; slot < linkGuards; slot++ {
 			if s.linkGuardValue(li, slot, yd) >= 0 || s.drainedAtOnce(li, slot, yd) {

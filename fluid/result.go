@@ -72,7 +72,7 @@ func (s *system) result() *model.Result {
 		count := func(k int) float64 { return max(y[c+k], 0) / f.mult }
 		fr := model.FlowResult{
 			Subflow: f.sub, Algorithm: f.algo, Path: f.path,
-			LossEvents: f.lossEvents, Timeouts: f.timeouts,
+			LossEvents: f.lossEvents, Timeouts: f.timeouts, Spurious: f.spurious,
 			SentPkts: count(cntSent), DeliveredPkts: count(cntDelivered), DroppedPkts: count(cntDropped),
 			ActiveS: active,
 		}

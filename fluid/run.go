@@ -263,6 +263,8 @@ func (s *system) handle(ev int, t float64) {
 			s.watchCrossed(fi, t)
 		case flowGuardGoBackN:
 			f.copies += f.gbn.stop(y[c+cntSent])
+		case flowGuardLateAck:
+			s.lateAckTimeout(f, t, y)
 		}
 		if slot == flowGuardRandom || slot == flowGuardPeriodic || slot == flowGuardDrop || slot == flowGuardGoBackN {
 			s.touched = append(s.touched[:0], fi)

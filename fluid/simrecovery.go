@@ -44,13 +44,19 @@ import (
 // Only single-path flows of the counted form recover so (multi-path flows recover as
 // NewReno, as in the packet engine); the hybrid form keeps the textbook jump.
 type simRec struct {
-	style          model.Recovery
-	on             bool    // the window follows the recovery, not the law
-	t0, t1         float64 // the recovery round trip, s
-	a, floor, fall float64 // the window's start and floor (packets) and fall (packets/s) in recovery
-	end            float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
-	rebuildUntil   float64 // the slow start back to ss ends then, s (0: none)
-	growth         float64 // that slow start's growth a round trip
+	style model.Recovery
+	on    bool // the window follows the recovery, not the law
+	// t0 and t1 bound the recovery, s: a round trip R, or longer where the window's last
+	// hole is repaired later (extend, holespread.go).
+	t0, t1, rtt    float64
+	a, floor, fall float64 // the window's start and floor (packets) and its fall in the first round (packets/s)
+	// keep is what rate halving leaves of the window each round, 1 − fall·R/a: each ACK
+	// of a round lets out keep of a packet, and the next round's ACKs are those packets'.
+	keep         float64
+	resume       float64 // the window the law resumes at, packets
+	end          float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
+	rebuildUntil float64 // the slow start back to resume ends then, s (0: none)
+	growth       float64 // that slow start's growth a round trip
 }
 
 // rtxStream is the PCG stream (with the flow's engine index) of the draws of
@@ -82,7 +88,7 @@ func (s *system) simRecovers(f *subflow) bool {
 // recovery's first ACK after it, or by the slow start back after min_cwnd, which grows
 // by the factor growth a round trip (2, or less with ns-2's delayed send: countedFraction).
 func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growth float64) {
-	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, a: w0, growth: growth}
+	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, rtt: rtt, a: w0, resume: resume, growth: growth}
 	switch style {
 	case model.RecoveryPRR:
 		r.floor = min(ss, w0)
@@ -97,15 +103,44 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growt
 	if idle < 1 {
 		lowering = 1 - idle // ns-2's delayed send: only the ACKs that wait (packet/ns2send.go)
 	}
-	r.fall = w0 * lowering / rtt
-	if style != model.RecoveryLinuxMinCwnd {
+	r.fall, r.keep = w0*lowering/rtt, 1-lowering
+	r.setEnd()
+}
+
+// setEnd sets where a RecoveryLinuxMinCwnd recovery ending at t1 leaves the window: the
+// pipe then and tcp_max_burst above it, and the slow start back to the law's window.
+func (r *simRec) setEnd() {
+	if r.style != model.RecoveryLinuxMinCwnd {
 		return
 	}
-	pipe := max(r.floor, w0*(1-lowering))
-	r.end = min(resume, pipe+linuxMaxBurst)
-	if r.end < resume && r.end > 0.5 {
-		r.rebuildUntil = r.t1 + rtt*math.Log((resume-0.5)/(r.end-0.5))/math.Log(growth)
+	r.end = min(r.resume, max(r.floor, r.fallen(r.t1))+linuxMaxBurst)
+	r.rebuildUntil = 0
+	if r.end < r.resume && r.end > 0.5 {
+		r.rebuildUntil = r.t1 + r.rtt*math.Log((r.resume-0.5)/(r.end-0.5))/math.Log(r.growth)
 	}
+}
+
+// extend makes a rate-halving recovery last until time until at least (holespread.go):
+// the window falls on round after round, and a min_cwnd recovery restarts from where it
+// has fallen to.
+func (r *simRec) extend(until float64) {
+	if !r.on || r.style == model.RecoveryPRR || until <= r.t1 {
+		return
+	}
+	r.t1 = until
+	r.setEnd()
+}
+
+// fallen is the recovery's window at time t before its floor: under PRR the pipe falling
+// to s over the round trip; under rate halving a·keep^k·(1 − (1 − keep)·(u − k)) in round
+// k = ⌊u⌋, u = (t − t0)/R, each round's ACKs those of the packets the one before let out.
+func (r *simRec) fallen(t float64) float64 {
+	if r.style == model.RecoveryPRR {
+		return r.a - r.fall*(t-r.t0)
+	}
+	u := (t - r.t0) / r.rtt
+	k := math.Floor(u)
+	return r.a * math.Pow(r.keep, k) * (1 - (1-r.keep)*(u-k))
 }
 
 // window is the window at time t given the law's w (packets).
@@ -114,9 +149,9 @@ func (r *simRec) window(t, w float64) float64 {
 	case !r.on || t < r.t0:
 		return w
 	case t < r.t1:
-		return max(r.floor, r.a-r.fall*(t-r.t0))
+		return max(r.floor, r.fallen(t))
 	case t < r.rebuildUntil:
-		return 0.5 + (r.end-0.5)*math.Pow(r.growth, (t-r.t1)/(r.t1-r.t0))
+		return 0.5 + (r.end-0.5)*math.Pow(r.growth, (t-r.t1)/r.rtt)
 	}
 	return w
 }
@@ -125,15 +160,19 @@ func (r *simRec) window(t, w float64) float64 {
 // recovery round trip R) the sender sends at, packets; ok is false outside that fall.
 // The ACKs of the window before the loss return at a/R and each lets out its share: half
 // a packet in rate halving, s/W under PRR, so the sender sends a/R less the fall, a/(2R)
-// or s/R, from the recovery's first ACK on, not the falling window's pace.
+// or s/R, from the recovery's first ACK on, not the falling window's pace; in a later
+// round of rate halving the window the round ends with.
 func (r *simRec) sendPace(t float64) (w float64, ok bool) {
 	if !r.on || t < r.t0 || t >= r.t1 || !(r.fall > 0) {
 		return 0, false
 	}
-	if floorAt, _ := r.kinks(); r.style != model.RecoveryPRR && t >= floorAt {
+	if r.style == model.RecoveryPRR {
+		return r.a - r.fall*r.rtt, true
+	}
+	if t >= r.floorAt() {
 		return 0, false
 	}
-	return r.a - r.fall*(r.t1-r.t0), true
+	return r.a * math.Pow(r.keep, math.Floor((t-r.t0)/r.rtt)+1), true
 }
 
 // rebuilding reports whether at time t the sender slow-starts back to its law's window
@@ -151,40 +190,65 @@ func (r *simRec) holdUntil() float64 {
 	return r.rebuildUntil
 }
 
-// kinks are the times the window's path changes its law (rate halving reaching its floor,
-// the recovery's end before a slow start back): step boundaries.
-func (r *simRec) kinks() (floorAt, endAt float64) {
-	floorAt, endAt = math.Inf(1), math.Inf(1)
-	if !r.on {
-		return
+// floorAt is when rate halving brings the window to its floor within the recovery, s;
+// +Inf if it does not.
+func (r *simRec) floorAt() float64 {
+	if !r.on || r.style == model.RecoveryPRR || !(r.fall > 0) {
+		return math.Inf(1)
 	}
-	if r.style != model.RecoveryPRR && r.fall > 0 {
-		if at := r.t0 + (r.a-r.floor)/r.fall; at < r.t1 {
-			floorAt = at
+	for k := 0.0; r.t0+k*r.rtt < r.t1; k++ {
+		top := r.a * math.Pow(r.keep, k)
+		if top*r.keep <= r.floor {
+			if at := r.t0 + r.rtt*(k+(1-r.floor/top)/(1-r.keep)); at < r.t1 {
+				return at
+			}
+			break
 		}
 	}
-	if r.rebuildUntil > 0 {
-		endAt = r.t1
-	}
-	return
+	return math.Inf(1)
 }
 
-// nextKink is the first kink after time t, s; +Inf when none.
+// kinks are the times the window's path changes its law, step boundaries: the ends of
+// rate halving's rounds and its reaching the floor, and the recovery's end before a slow
+// start back. nextKink is the first after time t, s (+Inf when none); kinkAt reports
+// whether one falls at t.
 func (r *simRec) nextKink(t float64) float64 {
 	next := math.Inf(1)
-	a, b := r.kinks()
-	for _, k := range [2]float64{a, b} {
-		if k > t && k < next {
-			next = k
-		}
+	if !r.on {
+		return next
+	}
+	floorAt := r.floorAt()
+	if floorAt > t {
+		next = floorAt
+	}
+	if r.rebuildUntil > 0 && r.t1 > t {
+		next = min(next, r.t1)
+	}
+	if round := r.roundEnd(t); round < min(r.t1, floorAt) {
+		next = min(next, round)
 	}
 	return next
 }
 
-// kinkAt reports whether a kink falls at time t.
 func (r *simRec) kinkAt(t float64) bool {
-	a, b := r.kinks()
-	return a == t || b == t
+	if !r.on {
+		return false
+	}
+	floorAt := r.floorAt()
+	return t == floorAt || r.rebuildUntil > 0 && t == r.t1 ||
+		t > r.t0 && t < min(r.t1, floorAt) && t == r.roundEnd(t-r.rtt/2)
+}
+
+// roundEnd is the first end of a rate-halving round after time t, s (+Inf under PRR).
+func (r *simRec) roundEnd(t float64) float64 {
+	if r.style == model.RecoveryPRR || t < r.t0 {
+		return math.Inf(1)
+	}
+	k := math.Floor((t-r.t0)/r.rtt) + 1
+	if end := r.t0 + k*r.rtt; end > t {
+		return end
+	}
+	return r.t0 + (k+1)*r.rtt
 }
 
 // window is the window subflow f fills and reports at time t given its law's w

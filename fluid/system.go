@@ -180,6 +180,8 @@ type subflowState struct {
 	rtx        rtxRound // synchronized rule: the recovery's lost retransmissions (lostrtx.go)
 	lossEvents int
 	timeouts   int
+	spurious   int       // of them, ns-2's timer before a late burst (lateack.go)
+	lateFired  bool      // that timer has fired and waits for the bursts to come in time again
 	at         *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
 	completion float64   // s since start, NaN until done
 	ackPast    ackPast   // its acknowledged rate over the last return lag (ackpast.go)
@@ -247,6 +249,7 @@ type system struct {
 	x         *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
 	merge     bool       // drop-tail reactions share solver stops (merge.go)
 	polled    bool       // the proportional rules' drops are found after each step (polldrops.go)
+	lateAcks  bool       // some flow keeps ns-2 TCP/Linux's timer (lateack.go)
 	heard     bool       // a polled drop changed a flow's mode in the last step
 	end       float64    // s; the scenario's duration unless a stop condition ended the run
 	crossings []model.Crossing

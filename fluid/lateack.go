@@ -1,0 +1,85 @@
+package fluid
+
+import "github.com/tcpfluid/tcpfluid/model"
+
+// ns-2.35's TCP/Linux sender takes an RTT sample from every ACK and keeps no floor under
+// RTTVAR, so on a steady path its timer is SRTT and a tick or two (packet/ns2rtt.go). Its
+// window leaves in one burst a round trip, lasting W packet times at its slowest link, and
+// the timer restarts at the burst's last ACK: the next burst's first ACK comes late by what
+// the queue grew over the round trip less the burst's length, and the timer fires first
+// when that exceeds its margin. The timeout is spurious (RFC 3522: the ACK of a packet sent
+// before it follows at once), but the sender takes it as any: its law's timeout, the
+// window from one packet, the returning ACKs slow-starting it back to ssthresh.
+
+// ns2TimerMarginS is how long after SRTT ns-2 TCP/Linux's timer fires on a steady path, s:
+// RTTVAR decays below its 1 ms tick, and the timeout is rounded to whole ticks.
+const ns2TimerMarginS = 0.002
+
+// ns2Timer reports whether subflow f keeps ns-2 TCP/Linux's timer: a replica of its sender
+// (RecoveryLinux*) in the counted form.
+func (s *system) ns2Timer(f *subflow) bool {
+	return s.simRecovers(f) && (f.recovery == model.RecoveryLinux || f.recovery == model.RecoveryLinuxMinCwnd)
+}
+
+// lateBy is how much later than subflow f's timer its next burst's first ACK would come,
+// s, from the network last evaluated: negative while it comes first.
+func (s *system) lateBy(f *subflow) float64 {
+	burst := 0.0
+	for _, li := range f.links {
+		if l := &s.links[li]; l.capBps > 0 {
+			burst = max(burst, f.sendW*f.wire*l.copies/l.capBps)
+		}
+	}
+	return f.rtt - f.timerRTT - burst - ns2TimerMarginS
+}
+
+// lateAckDue reports whether subflow f's timer can fire at time t (state yd) for a late
+// burst: armed, in congestion avoidance, outside a recovery and its slow start back, not
+// silent. In slow start a flow's RTTVAR still holds much of its first sample's R/2, and it
+// does not fire there: a flow joining seed 000's dumbbell in `same` Compound would time
+// out every round of a queue growing 30 packets a round at windows of 11 packets, where
+// ns-2's (10 seeds) and the packet engine's (5) never do.
+func (s *system) lateAckDue(f *subflow, t float64, yd []float64) bool {
+	return !f.lateFired && f.active && t >= f.recoverUntil && t >= f.sr.holdUntil() && !f.timeoutDue && !f.silent(t) &&
+		yd[f.off+f.sub] >= model.SsthreshOf(f.law, f.sub)
+}
+
+// lateAckTimeout is subflow f's timer firing at time t (state y) before its burst's ACKs:
+// a loss event and the law's timeout jump, and no other until the lateness has gone.
+func (s *system) lateAckTimeout(f *subflow, t float64, y []float64) {
+	f.lateFired = true
+	s.countLoss(f, t, y)
+	f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
+	f.timeouts++
+	f.spurious++
+}
+
+// settleLateAcks fires, at a jump at time t (state yd, network evaluated), the timers of
+// the flows already late: a guard restarted past zero never fires, and would hide its
+// flow's other guards. It reports whether it changed a flow.
+func (s *system) settleLateAcks(t float64, yd []float64) bool {
+	changed := false
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if f.lateFired || !s.ns2Timer(f) || !(s.lateBy(f) >= 0) {
+			continue
+		}
+		if !s.lateAckDue(f, t, yd) {
+			f.lateFired = true // in a recovery: no timeout for this lateness
+			continue
+		}
+		s.lateAckTimeout(f, t, yd)
+		changed = true
+	}
+	return changed
+}
+
+// rearmLateAcks arms again, after an accepted step, the timers of the flows whose bursts
+// come in time once more.
+func (s *system) rearmLateAcks() {
+	for fi := range s.flows {
+		if f := &s.flows[fi]; f.lateFired && f.active && s.ns2Timer(f) && s.lateBy(f) < 0 {
+			f.lateFired = false
+		}
+	}
+}
