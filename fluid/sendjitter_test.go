@@ -31,6 +31,14 @@ func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64, inScenario
 	if inScenario {
 		sc.SendJitterS, set.SendJitterS = jitter, 0
 	}
+	w0, w1 := windowsAt(t, sc, set, 0.5, 0.7)
+	return w1 - w0
+}
+
+// windowsAt runs scenario sc with settings set (SampleS dividing t0 and t1) and returns
+// flow 0's window at times t0 and t1, s; it fails if the flow had a loss event.
+func windowsAt(t *testing.T, sc *model.Scenario, set fluid.Settings, t0, t1 float64) (w0, w1 float64) {
+	t.Helper()
 	if err := sc.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +48,14 @@ func jitterGrowth(t *testing.T, algo string, ss bool, jitter float64, inScenario
 	}
 	var w []float64
 	for _, s := range res.Trace {
-		if s.Flow == 0 && (math.Abs(s.TS-0.5) < 1e-9 || math.Abs(s.TS-0.7) < 1e-9) {
+		if s.Flow == 0 && (math.Abs(s.TS-t0) < 1e-9 || math.Abs(s.TS-t1) < 1e-9) {
 			w = append(w, s.CwndPkts)
 		}
 	}
 	if len(w) != 2 || res.Flows[0].LossEvents != 0 {
-		t.Fatalf("%s: windows %v, %d loss events", algo, w, res.Flows[0].LossEvents)
+		t.Fatalf("%s: windows %v, %d loss events", sc.Flows[0].Algorithm, w, res.Flows[0].LossEvents)
 	}
-	return w[1] - w[0]
+	return w[0], w[1]
 }
 
 // A TCP/Linux sender alone on its link whose sends wait up to two packet times counts 2/3
@@ -111,23 +119,8 @@ func slowStartRound(t *testing.T, algo string, jitter float64) float64 {
 		Flows:     []model.Flow{flow, late},
 		DurationS: 1,
 	}
-	if err := sc.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	res, err := fluid.Run(context.Background(), sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.1, SendJitterS: jitter})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w []float64
-	for _, s := range res.Trace {
-		if s.Flow == 0 && (math.Abs(s.TS-0.6) < 1e-9 || math.Abs(s.TS-0.7) < 1e-9) {
-			w = append(w, s.CwndPkts)
-		}
-	}
-	if len(w) != 2 || res.Flows[0].LossEvents != 0 {
-		t.Fatalf("%s: windows %v, %d loss events", algo, w, res.Flows[0].LossEvents)
-	}
-	return w[1] / w[0]
+	w0, w1 := windowsAt(t, sc, fluid.Settings{Form: fluid.FormHybridRecovery, SampleS: 0.1, SendJitterS: jitter}, 0.6, 0.7)
+	return w1 / w0
 }
 
 // In slow start a TCP/Linux sender's packets leave the bottleneck back to back whatever its
