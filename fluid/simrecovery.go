@@ -53,6 +53,7 @@ type simRec struct {
 	// keep is what rate halving leaves of the window each round, 1 − fall·R/a: each ACK
 	// of a round lets out keep of a packet, and the next round's ACKs are those packets'.
 	keep         float64
+	floorT       float64 // when rate halving reaches the floor within the recovery, s (+Inf: not)
 	resume       float64 // the window the law resumes at, packets
 	end          float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
 	rebuildUntil float64 // the slow start back to resume ends then, s (0: none)
@@ -88,7 +89,7 @@ func (s *system) simRecovers(f *subflow) bool {
 // recovery's first ACK after it, or by the slow start back after min_cwnd, which grows
 // by the factor growth a round trip (2, or less with ns-2's delayed send: countedFraction).
 func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growth float64) {
-	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, rtt: rtt, a: w0, resume: resume, growth: growth}
+	*r = simRec{style: style, on: true, t0: t, t1: t + rtt, rtt: rtt, a: w0, resume: resume, growth: growth, floorT: math.Inf(1)}
 	switch style {
 	case model.RecoveryPRR:
 		r.floor = min(ss, w0)
@@ -107,9 +108,11 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growt
 	r.setEnd()
 }
 
-// setEnd sets where a RecoveryLinuxMinCwnd recovery ending at t1 leaves the window: the
-// pipe then and tcp_max_burst above it, and the slow start back to the law's window.
+// setEnd sets, for the recovery's end t1, when rate halving reaches its floor before it
+// and where a RecoveryLinuxMinCwnd recovery leaves the window: the pipe then and
+// tcp_max_burst above it, and the slow start back to the law's window.
 func (r *simRec) setEnd() {
+	r.floorT = r.floorWithin()
 	if r.style != model.RecoveryLinuxMinCwnd {
 		return
 	}
@@ -169,7 +172,7 @@ func (r *simRec) sendPace(t float64) (w float64, ok bool) {
 	if r.style == model.RecoveryPRR {
 		return r.a - r.fall*r.rtt, true
 	}
-	if t >= r.floorAt() {
+	if t >= r.floorT {
 		return 0, false
 	}
 	return r.a * math.Pow(r.keep, math.Floor((t-r.t0)/r.rtt)+1), true
@@ -190,9 +193,9 @@ func (r *simRec) holdUntil() float64 {
 	return r.rebuildUntil
 }
 
-// floorAt is when rate halving brings the window to its floor within the recovery, s;
+// floorWithin is when rate halving brings the window to its floor within the recovery, s;
 // +Inf if it does not.
-func (r *simRec) floorAt() float64 {
+func (r *simRec) floorWithin() float64 {
 	if !r.on || r.style == model.RecoveryPRR || !(r.fall > 0) {
 		return math.Inf(1)
 	}
@@ -217,7 +220,7 @@ func (r *simRec) nextKink(t float64) float64 {
 	if !r.on {
 		return next
 	}
-	floorAt := r.floorAt()
+	floorAt := r.floorT
 	if floorAt > t {
 		next = floorAt
 	}
@@ -234,7 +237,7 @@ func (r *simRec) kinkAt(t float64) bool {
 	if !r.on {
 		return false
 	}
-	floorAt := r.floorAt()
+	floorAt := r.floorT
 	return t == floorAt || r.rebuildUntil > 0 && t == r.t1 ||
 		t > r.t0 && t < min(r.t1, floorAt) && t == r.roundEnd(t-r.rtt/2)
 }
