@@ -1,6 +1,10 @@
 package fluid
 
-import "github.com/tcpfluid/tcpfluid/model"
+import (
+	"math"
+
+	"github.com/tcpfluid/tcpfluid/model"
+)
 
 // ns-2.35's TCP/Linux sender takes an RTT sample from every ACK and keeps no floor under
 // RTTVAR, so on a steady path its timer is SRTT and a tick or two (packet/ns2rtt.go). Its
@@ -14,6 +18,14 @@ import "github.com/tcpfluid/tcpfluid/model"
 // ns2TimerMarginS is how long after SRTT ns-2 TCP/Linux's timer fires on a steady path, s:
 // RTTVAR decays below its 1 ms tick, and the timeout is rounded to whole ticks.
 const ns2TimerMarginS = 0.002
+
+// Where the queue rises round after round the timer has more margin. A burst's first
+// sample exceeds SRTT by e, the round's rise, and each next one by 7/8 of the excess before;
+// RTTVAR takes a quarter of each and forgets a quarter. After the burst's W samples SRTT
+// lags by e·(7/8)^W and RTTVAR holds about (7/4)·e·(7/8)^W (e/4 · Σ (3/4)^(W−i)·(7/8)^i), so
+// the timer stands 6·e·(7/8)^W above the burst's RTT: nothing for a window of 100 packets,
+// 1.2·e for one of 12. With it the fluid's Reno flows beside H-TCP time out some 330
+// times a run (ns-2: 196–229 on average over its seeds, at most 285), 485 without.
 
 // ns2Timer reports whether subflow f keeps ns-2 TCP/Linux's timer: a replica of its sender
 // (RecoveryLinux*) in the counted form.
@@ -30,8 +42,12 @@ func (s *system) lateBy(f *subflow) float64 {
 			burst = max(burst, f.sendW*f.wire*l.copies/l.capBps)
 		}
 	}
-	return f.rtt - f.timerRTT - burst - ns2TimerMarginS
+	return f.riseOverRound() - burst - ns2TimerMarginS - 6*max(f.riseAvg, 0)*math.Pow(7.0/8, f.sendW)
 }
+
+// riseOverRound is how much subflow f's RTT has grown over the last round trip, s, from
+// the network last evaluated.
+func (f *subflow) riseOverRound() float64 { return f.rtt - f.timerRTT }
 
 // lateAckDue reports whether subflow f's timer can fire at time t (state yd) for a late
 // burst: armed, in congestion avoidance, outside a recovery and its slow start back, not
@@ -74,11 +90,17 @@ func (s *system) settleLateAcks(t float64, yd []float64) bool {
 	return changed
 }
 
-// rearmLateAcks arms again, after an accepted step, the timers of the flows whose bursts
-// come in time once more.
-func (s *system) rearmLateAcks() {
+// lateAcksStepped follows an accepted step of dt s: each timer's rise of the round before
+// (riseAvg, the rise over a round trip averaged over one), and the timers armed again
+// whose bursts come in time once more.
+func (s *system) lateAcksStepped(dt float64) {
 	for fi := range s.flows {
-		if f := &s.flows[fi]; f.lateFired && f.active && s.ns2Timer(f) && s.lateBy(f) < 0 {
+		f := &s.flows[fi]
+		if !f.active || !s.ns2Timer(f) {
+			continue
+		}
+		f.riseAvg += min(dt/f.rtt, 1) * (f.riseOverRound() - f.riseAvg)
+		if f.lateFired && s.lateBy(f) < 0 {
 			f.lateFired = false
 		}
 	}
