@@ -43,11 +43,7 @@ func (s *system) armAckTimers() {
 		if f.nSub != 1 {
 			continue
 		}
-		slowest := 0.0
-		for _, li := range f.links {
-			slowest = max(slowest, s.links[li].packetTime(f.wire))
-		}
-		if slowest >= model.MinRTOS {
+		if s.slowestPacketS(f) >= model.MinRTOS {
 			f.at = &ackTimer{backoff: 1, lastAckAt: f.start, checkT: f.start, nextCheck: f.start}
 		}
 	}

@@ -30,18 +30,13 @@ const ns2TimerMarginS = 0.002
 // ns2Timer reports whether subflow f keeps ns-2 TCP/Linux's timer: a replica of its sender
 // (RecoveryLinux*) in the counted form.
 func (s *system) ns2Timer(f *subflow) bool {
-	return s.simRecovers(f) && (f.recovery == model.RecoveryLinux || f.recovery == model.RecoveryLinuxMinCwnd)
+	return s.simRecovers(f) && linuxRecovery(f.recovery)
 }
 
 // lateBy is how much later than subflow f's timer its next burst's first ACK would come,
 // s, from the network last evaluated: negative while it comes first.
 func (s *system) lateBy(f *subflow) float64 {
-	burst := 0.0
-	for _, li := range f.links {
-		if l := &s.links[li]; l.capBps > 0 {
-			burst = max(burst, f.sendW*f.wire*l.copies/l.capBps)
-		}
-	}
+	burst := f.sendW * s.slowestPacketS(f)
 	return f.riseOverRound() - burst - ns2TimerMarginS - 6*max(f.riseAvg, 0)*math.Pow(7.0/8, f.sendW)
 }
 

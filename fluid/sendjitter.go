@@ -61,7 +61,7 @@ func (s *system) idleAcks(f *subflow) float64 { return s.jitterCounted(f, false)
 // counting by its mean share, nearly every ACK of a small window, 3.85 s).
 func (s *system) jitterCounted(f *subflow, train bool) float64 {
 	j := s.set.SendJitterS
-	if !(j > 0) || !s.form.counted || (f.recovery != model.RecoveryLinux && f.recovery != model.RecoveryLinuxMinCwnd) {
+	if !(j > 0) || !s.form.counted || !linuxRecovery(f.recovery) {
 		return 1
 	}
 	tau, share := 0.0, 0.0
@@ -71,7 +71,7 @@ func (s *system) jitterCounted(f *subflow, train bool) float64 {
 			continue
 		}
 		// The slowest link sets the spacing of the flow's ACKs.
-		if t := f.wire * l.copies / l.capBps; t > tau {
+		if t := l.packetTime(f.wire); t > tau {
 			tau, share = t, min(f.streams[k].depart*l.copies/(f.mult*l.capBps), 1)
 		}
 	}

@@ -78,6 +78,11 @@ func simStyle(r model.Recovery) bool {
 	return r == model.RecoveryLinux || r == model.RecoveryLinuxMinCwnd || r == model.RecoveryPRR
 }
 
+// linuxRecovery reports whether recovery r is ns-2.35 TCP/Linux's (with min_cwnd or not).
+func linuxRecovery(r model.Recovery) bool {
+	return r == model.RecoveryLinux || r == model.RecoveryLinuxMinCwnd
+}
+
 // simRecovers reports whether subflow f's window follows a simulator's recovery.
 func (s *system) simRecovers(f *subflow) bool {
 	return s.form.counted && f.nSub == 1 && simStyle(f.recovery) && !s.paced(f)

@@ -49,6 +49,15 @@ func (l *link) packetTime(b float64) float64 {
 	return b * l.copies / l.capBps
 }
 
+// slowestPacketS is the time subflow f's packet takes at the slowest link of its path, s.
+func (s *system) slowestPacketS(f *subflow) float64 {
+	slowest := 0.0
+	for _, li := range f.links {
+		slowest = max(slowest, s.links[li].packetTime(f.wire))
+	}
+	return slowest
+}
+
 type linkState struct {
 	up     bool
 	delayS float64 // one-way propagation delay, s

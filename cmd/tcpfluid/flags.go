@@ -471,7 +471,6 @@ func (p *paramsValue) String() string {
 	return strings.Join(out, ",")
 }
 
-// parseParam reads and checks "algo.name=value".
 // unknownAlgorithm is the usage error for a name model.New refused with err: the known
 // algorithms, or, where only the variant after "@" is unknown, the algorithm's variants.
 func unknownAlgorithm(name string, err error) error {
@@ -493,6 +492,7 @@ func unknownAlgorithm(name string, err error) error {
 	return fmt.Errorf("%s has no variant %q; want %s", algo, variant, oneOf(names))
 }
 
+// parseParam reads and checks "algo.name=value".
 func parseParam(s string) (paramSetting, error) {
 	key, val, ok := strings.Cut(s, "=")
 	algo, name, ok2 := strings.Cut(strings.TrimSpace(key), ".")
