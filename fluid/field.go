@@ -29,6 +29,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		if l.mode != queueEmpty {
 			dy[o+lvQueueTime] = max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
 		}
+		if l.train != nil {
+			dy[o+lvQueueTime] = l.shownQueue(dy[o+lvQueueTime])
+		}
 		if l.mode == queueFull {
 			dy[o+lvDropped] = max(l.arrive-l.capBps, 0)
 		}

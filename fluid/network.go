@@ -76,6 +76,7 @@ func (s *system) evaluate(t float64, y []float64) {
 	if s.x != nil {
 		s.x.evaluate(s, t, y) // marking and AQM signals (ext.go)
 	}
+	s.trainQueues(t, y)
 }
 
 // sendRate sets subflow f's window and sending rate at its RTT f.rtt.

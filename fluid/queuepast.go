@@ -117,7 +117,7 @@ func (s *system) keepPast() {
 func (s *system) recordPast(t float64, y []float64) {
 	for li := range s.links {
 		l := &s.links[li]
-		l.moments.record(t, max(y[l.off+lvQueue], 0))
+		l.moments.record(t, l.shownQueue(max(y[l.off+lvQueue], 0)))
 		if !l.fq && l.capBps > 0 {
 			l.past.record(t, y[l.off+lvDeparted], max(y[l.off+lvQueue], 0), l.capBps, s.pastKeep)
 		}

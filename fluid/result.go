@@ -132,5 +132,12 @@ func (s *system) flowRows(t float64) int {
 	return n
 }
 
-// queuePkts is the queue of one copy of link l in state y, packets.
-func (l *link) queuePkts(y []float64) float64 { return y[l.off+lvQueue] / (l.refBytes * l.copies) }
+// queuePkts is the queue of one copy of link l in state y as shown (trainqueue.go),
+// packets.
+func (l *link) queuePkts(y []float64) float64 {
+	q := y[l.off+lvQueue]
+	if l.train != nil {
+		q = l.shownQueue(max(q, 0))
+	}
+	return q / (l.refBytes * l.copies)
+}

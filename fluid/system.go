@@ -30,6 +30,10 @@ type linkSpec struct {
 	fq        bool      // FQ-CoDel's flow queues (fq.go)
 	off       int       // offset of the link's variables in the state vector (layout.go)
 	streams   []*stream // every source's packets at this link (streams.go)
+	// train is the flow whose round steps queue here through its train, trainStep its
+	// law (trainqueue.go); nil for none.
+	train     *subflow
+	trainStep model.RoundStepper
 }
 
 // admits is the fraction of what reaches link l that its random or periodic loss lets in.
@@ -69,6 +73,8 @@ type linkState struct {
 	past queuePast
 	// moments integrate the queue and its square (queuesd.go).
 	moments queueMoments
+	// trainBytes is the queue the train keeps (trainqueue.go), bytes.
+	trainBytes float64
 }
 
 type linkEval struct {
@@ -236,6 +242,8 @@ type system struct {
 	fq       bool    // a link has FQ-CoDel's flow queues (fq.go)
 	fifo     []int   // the links that serve several streams first in, first out (fifo.go)
 	pastKeep float64 // s: how far back the senders' RTT samples read the queues (queuepast.go)
+	// trainLinks are the links where a flow's round steps queue (trainqueue.go).
+	trainLinks []int
 	// stepEnd: the network is evaluated at the end of an accepted step, where a jump of an
 	// ACK clock due there has not yet happened (ackclock.go).
 	stepEnd  bool

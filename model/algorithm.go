@@ -233,6 +233,16 @@ type (
 		AckIncrement(x []float64, o Observation) float64
 	}
 
+	// RoundStepper is implemented by fluid laws whose implementation adds part of a
+	// round's growth at one ACK, once per round (Linux tcp_compound.c's delay window):
+	// RoundStep is that step at state x, packets, 0 when none. A packet sender sends it
+	// back to back, and where its round is a train (alone on its path, below the BDP)
+	// the step stays queued until the train ends; the counted form of package fluid
+	// shows that queue.
+	RoundStepper interface {
+		RoundStep(x []float64, o Observation) float64
+	}
+
 	// RecoveryEnder is implemented by fluid laws whose post-loss clock starts when fast
 	// recovery ends, as a packet sender's does at its first ACK in congestion avoidance
 	// (CUBIC's epoch). The hybrid-recovery form, which holds the window through recovery,

@@ -76,6 +76,7 @@ var (
 	_ Varianter          = (*compound)(nil)
 	_ ResponseReferencer = (*compound)(nil)
 	_ FluidLaw           = (*compoundFluid)(nil)
+	_ RoundStepper       = (*compoundFluid)(nil)
 	_ EventLaw           = (*compoundEvent)(nil)
 	_ WindowReducer      = (*compoundEvent)(nil)
 )
@@ -218,6 +219,11 @@ type compoundEvent struct {
 	update     float64 // time of the next once-per-RTT dwnd update, s
 }
 
+// roundSlack is the relative slack of a once-per-RTT update's time: far below an ACK's
+// spacing (10^-10 s in a 100-ms round trip against 1.2 µs between ACKs at 10 Gb/s), far
+// above a float64 sum's rounding.
+const roundSlack = 1e-9
+
 func (e *compoundEvent) Cwnd() float64     { return e.cwnd + e.dwnd }
 func (e *compoundEvent) Ssthresh() float64 { return e.win.Reported() }
 
@@ -228,7 +234,11 @@ func (e *compoundEvent) OnAck(acked float64, o Observation) {
 		e.cwnd += e.win.Limit(win, left/win)
 	}
 	if !e.win.SlowStart && o.Now >= e.update {
-		e.update = o.Now + ClockRTT(o)
+		// The round ends at the ACK of the first packet this one releases, as the module's
+		// beg_snd_nxt has it: a round trip later, as this ACK's sample reports it, less a
+		// part in 10^9 so that rounding does not pass it to the next ACK and walk the
+		// update down the train a packet a round.
+		e.update = o.Now + ClockRTT(o)*(1-roundSlack)
 		e.dwnd = max(e.dwnd+e.win.Limit(win, e.p.delayStep(win, Queued(win, o))), 0)
 	}
 	if over := e.cwnd + e.dwnd - e.win.MaxCwnd; over > 0 {
@@ -286,6 +296,16 @@ func (f *compoundFluid) AckIncrement(x []float64, o Observation) float64 {
 	}
 	win := max(x[0], 1)
 	return (1 + f.delayStep(win, x, o)) / win
+}
+
+// RoundStep is the delay window's growth, added at the first ACK of a round as
+// tcp_compound_cong_avoid adds it; 0 in slow start and while the window shrinks.
+func (f *compoundFluid) RoundStep(x []float64, o Observation) float64 {
+	if f.win.SlowStart {
+		return 0
+	}
+	win := max(x[0], 1)
+	return f.win.Limit(win, max(f.delayStep(win, x, o), 0))
 }
 
 // delayStep is the delay window's change per round at total window win, packets: the

@@ -122,9 +122,6 @@ func TestSeed003Experiment(t *testing.T) {
 // docs/validation.md and the README list them. TestValidateBuiltins fails on any other
 // metric out of tolerance, and on a gap that has closed (remove it here and there).
 var knownGaps = map[string]map[string]string{
-	"seed000-colo-random-loss": {
-		"mean_queue_pkts link compound-bottleneck": "Compound's window, goodput, loss events and timeouts agree (1578 against 1591 packets, 25 loss events and one timeout each, since the fluid counts its ACKs as the module does), but its mean queue is half the packet engine's, 12.7 against 24.6 packets over a BDP of 2055 (55 while the fluid's Compound counted every ACK): after each random loss the window is below the pipe, and the packet sender's ACK clock sends it as one train at the bottleneck's rate for W/C of each round: each round's delay-window jump (about 24 packets) stays queued at the train's head through the whole train (13 packets on average in a 2-ms trace of 29.0–29.5 s, about ΔW·W/BDP), where the fluid sends W/RTT evenly and queues nothing below the pipe",
-	},
 	"seed001-mptcp": {
 		"mean_cwnd_pkts flow 0/1":      "the LIA subflow on path 2 grows by a fixed fraction of its window a second and halves at the Reno flow's overflows that hit it, so its window wanders in log space and one seed's mean is chance: 22.1 packets at seed 1 in the packet engine, 20.3–29.4 over seeds 1–5 (its throughput's spread 16% of the mean); over those seeds both engines agree within 2.2% (TestMPTCPOverSeeds)",
 		"mean_throughput_bps flow 0/1": "idem: 7.97 Mb/s at seed 1 against the fluid's 9.04; 8.68 against 8.70 over seeds 1–5",
