@@ -50,7 +50,7 @@ func runCommand() *cli.Command {
 			return f
 		}(),
 	)
-	flags = append(append(append(flags, packetOptionFlags()...), flowOptionFlags()...), formatFlag(),
+	flags = append(append(append(flags, packetOptionFlags(true)...), flowOptionFlags()...), formatFlag(),
 		maxSamplesFlag(), maxRoundsFlag(), maxPacketsFlag())
 	return &cli.Command{
 		Name:  "run",
@@ -86,7 +86,7 @@ func runAction(c *cli.Context) error {
 	if engine == "packet" && c.IsSet("reactions") {
 		return flagErr(c, "reactions", "the packet engine reacts at each ACK; drop --reactions or use --engine fluid")
 	}
-	pkt, err := packetOptions(c, engine)
+	pkt, err := packetOptions(c, engine, form)
 	if err != nil {
 		return err
 	}
@@ -117,6 +117,7 @@ func runAction(c *cli.Context) error {
 	bar := startProgress(c, fmt.Sprintf("run %s (%s)", sc.Name, engine), 0)
 	set := foldOf(c)
 	set.Seed, set.SampleS, set.Form, set.Reactions = seedOf(c), sample, form, reactionsOf(c)
+	set.SendJitterS = pkt.JitterS
 	res, err := runEngine(c.Context, engine, set, sc, pkt)
 	bar.done()
 	if err != nil {

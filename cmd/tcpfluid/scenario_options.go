@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tcpfluid/tcpfluid/fluid"
 	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/packet"
 )
@@ -104,10 +105,16 @@ func flowOptionFlags() []cli.Flag {
 	}
 }
 
-func packetOptionFlags() []cli.Flag {
+// packetOptionFlags are --sack and --jitter; counted says whether the command's fluid
+// engine has the counted form, which counts a jittered sender's packets too.
+func packetOptionFlags(counted bool) []cli.Flag {
+	jitter := "packet engine only: random send delay up to this, to break drop-tail phase effects (a linux variant waits as ns-2's overhead_: each send decision, its module hearing only ACKs that find the window full)"
+	if counted {
+		jitter = "random send delay up to this, to break drop-tail phase effects, in the packet engine (a linux variant waits as ns-2's overhead_: each send decision, its module hearing only ACKs that find the window full) and in the fluid's hybrid-recovery form (its linux variants count only the ACKs such a sender counts)"
+	}
 	return []cli.Flag{
 		boolFlag("sack", "SACK recovery (Linux's) instead of ns-2's NewReno/Reno/Tahoe: every hole of a window repaired in one round trip (both engines)"),
-		durationFlag("jitter", "", nonNegative, "packet engine only: random send delay up to this, to break drop-tail phase effects (a linux variant waits as ns-2's overhead_: each send decision, its module hearing only ACKs that find the window full)"),
+		durationFlag("jitter", "", nonNegative, jitter),
 	}
 }
 
@@ -129,12 +136,18 @@ func applyFlowOptions(c *cli.Context, sc *model.Scenario) error {
 	return nil
 }
 
-// packetOptions reads --sack and --jitter for engine: --jitter is the packet engine's
-// only, an error with the fluid one, which would ignore it.
-func packetOptions(c *cli.Context, engine string) (packet.Settings, error) {
+// packetOptions reads --sack and --jitter for engine and the fluid's form ("" where a
+// command has none): --jitter is the packet engine's and the fluid's counted form's
+// (fluid.Settings.SendJitterS), an error elsewhere, which would ignore it.
+func packetOptions(c *cli.Context, engine, form string) (packet.Settings, error) {
 	pkt := packet.Settings{SACK: c.Bool("sack"), JitterS: quantity(c, "jitter")}
-	if c.IsSet("jitter") && engine != "packet" {
+	switch {
+	case !c.IsSet("jitter") || engine == "packet" || form == fluid.FormHybridRecovery:
+	case form == "":
 		return pkt, flagErr(c, "jitter", "only the packet engine jitters its senders; add --engine packet")
+	default:
+		return pkt, flagErr(c, "jitter", "only --engine packet and the fluid's --form %s count a jittered sender's packets (this is the %s form)",
+			fluid.FormHybridRecovery, form)
 	}
 	return pkt, nil
 }

@@ -115,7 +115,7 @@ func sweepCommand() *cli.Command {
 	replications.DefaultText = "1, or a built-in experiment's own"
 	shards := intFlag("shards", "", 1, sweep.MaxPoints, "number of shards for an index taken from JOB_COMPLETION_INDEX (required) or SLURM_ARRAY_TASK_ID (overrides the array's count)")
 	shards.DefaultText = "none"
-	flags = append(append(append(flags, flowOptionFlags()...), packetOptionFlags()...),
+	flags = append(append(append(flags, flowOptionFlags()...), packetOptionFlags(false)...),
 		&cli.GenericFlag{Name: "param", Value: &gridFlag{}, Usage: "swept parameter `name=grid` (repeatable), e.g. colo.gamma=0.5:3:6, rtt=50ms,100ms, p=1e-6:1e-2:5:log"},
 		&cli.StringSliceFlag{Name: "metric", Usage: "`METRICS`, comma-separated (default: the basic ones, per-flow ones for 2 to 8 flows, a built-in experiment's own): " +
 			strings.Join(sweep.AllMetrics, ", ") + ", and per flow " + strings.Join(sweep.PerFlowMetrics, ":FLOW, ") + ":FLOW"},
@@ -186,7 +186,7 @@ func sweepAction(c *cli.Context) error {
 	if spec.Shard, spec.Shards, err = resolveShard(c.String("shard"), intOf(c, "shards"), os.Getenv); err != nil {
 		return err
 	}
-	if spec.Packet, err = packetOptions(c, spec.Engine); err != nil {
+	if spec.Packet, err = packetOptions(c, spec.Engine, ""); err != nil {
 		return err
 	}
 	if err := checkSweepWork(c, spec); err != nil {
