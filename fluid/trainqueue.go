@@ -16,7 +16,8 @@ import "github.com/tcpfluid/tcpfluid/model"
 //
 // The queue shown (the link's mean, its moments, the trace) is the fluid queue or the
 // train's, whichever is more: above the BDP the train has no gap and the fluid queue
-// holds the step already. The flow's RTT leaves it out, as the law's sample does: the
+// holds the step already. The train's is its mean over the round, so the queue's standard
+// deviation leaves out its on and off within a round. The flow's RTT leaves it out, as the law's sample does: the
 // delay window's update reads the ACK at the train's head, which waited behind no step.
 
 // placeTrains gives each link the flow whose round steps queue there, in the counted
