@@ -53,13 +53,24 @@ func (l *link) packetTime(b float64) float64 {
 	return b * l.copies / l.capBps
 }
 
+// slowestLink is the link of subflow f's path where its packet takes longest (the first
+// of equal ones), -1 when none has a capacity.
+func (s *system) slowestLink(f *subflow) int {
+	slowest, at := 0.0, -1
+	for _, li := range f.links {
+		if t := s.links[li].packetTime(f.wire); t > slowest {
+			slowest, at = t, li
+		}
+	}
+	return at
+}
+
 // slowestPacketS is the time subflow f's packet takes at the slowest link of its path, s.
 func (s *system) slowestPacketS(f *subflow) float64 {
-	slowest := 0.0
-	for _, li := range f.links {
-		slowest = max(slowest, s.links[li].packetTime(f.wire))
+	if li := s.slowestLink(f); li >= 0 {
+		return s.links[li].packetTime(f.wire)
 	}
-	return slowest
+	return 0
 }
 
 type linkState struct {

@@ -17,12 +17,13 @@ import "github.com/tcpfluid/tcpfluid/model"
 // The queue shown (the link's mean, its moments, the trace) is the fluid queue or the
 // train's, whichever is more: above the BDP the train has no gap and the fluid queue
 // holds the step already. The train's is its mean over the round, so the queue's standard
-// deviation leaves out its on and off within a round. The flow's RTT leaves it out, as the law's sample does: the
-// delay window's update reads the ACK at the train's head, which waited behind no step.
+// deviation leaves out its on and off within a round. The flow's RTT leaves it out, as
+// the law's sample does: the delay window's update reads the ACK at the train's head,
+// which waited behind no step.
 
 // placeTrains gives each link the flow whose round steps queue there, in the counted
 // form: a single-path flow alone on its path with a model.RoundStepper law, at the
-// slowest link of its path (the first of equal ones).
+// slowest link of its path.
 func (s *system) placeTrains() {
 	if !s.form.counted {
 		return
@@ -30,18 +31,13 @@ func (s *system) placeTrains() {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		rs, ok := f.law.(model.RoundStepper)
-		if !ok || f.nSub > 1 || s.paced(f) || !s.alone(f) {
+		li := s.slowestLink(f)
+		if !ok || li < 0 || f.nSub > 1 || s.paced(f) || !s.alone(f) {
 			continue
 		}
-		slowest := f.links[0]
-		for _, li := range f.links[1:] {
-			if s.links[li].capBps < s.links[slowest].capBps {
-				slowest = li
-			}
-		}
-		l := &s.links[slowest]
+		l := &s.links[li]
 		l.train, l.trainStep = f, rs
-		s.trainLinks = append(s.trainLinks, slowest)
+		s.trainLinks = append(s.trainLinks, li)
 	}
 }
 
