@@ -46,6 +46,7 @@ func (s *system) spreadRecovery(f *subflow, t float64, y []float64) {
 	if s.sc.DropRule.Proportional() {
 		more = f.overflowSinceDrop(y) / f.mult
 	}
+	f.sr.loseHoles(more)
 	if e := holesSpread(more, s.sc.DropRule == model.DropRandom); e > 0 {
 		s.extendRecovery(f, t+f.rtt*(1+e))
 	}

@@ -53,6 +53,7 @@ type simRec struct {
 	// keep is what rate halving leaves of the window each round, 1 − fall·R/a: each ACK
 	// of a round lets out keep of a packet, and the next round's ACKs are those packets'.
 	keep         float64
+	delayed      bool    // ns-2's delayed send (Settings.SendJitterS): the sends wait for its timer
 	floorT       float64 // when rate halving reaches the floor within the recovery, s (+Inf: not)
 	resume       float64 // the window the law resumes at, packets
 	end          float64 // the window at t1 under RecoveryLinuxMinCwnd, packets
@@ -109,7 +110,24 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growt
 	if idle < 1 {
 		lowering = 1 - idle // ns-2's delayed send: only the ACKs that wait (packet/ns2send.go)
 	}
-	r.fall, r.keep = w0*lowering/rtt, 1-lowering
+	r.fall, r.keep, r.delayed = w0*lowering/rtt, 1-lowering, idle < 1
+	r.setEnd()
+}
+
+// loseHoles takes holes packets, lost beyond the one found, from the ACKs a rate-halving
+// recovery behind ns-2's delayed send hears. Each ACK lowers ns-2's allowance to the pipe
+// + 1 and the timer's send lets out one packet, so the holes SACK marks lost open no
+// sends: the sender lets out keep of the ACKs of the window's delivered packets, a −
+// holes. Without the delay each hole marked is resent at once, and the pace stays keep of
+// the window's ACKs. After a slow start's overshoot (a window twice the pipe, half of
+// its last round lost) the packet engine's queue drains from the detection at a third of
+// the link behind the delay and stays full without it; the fluid's had stayed full.
+func (r *simRec) loseHoles(holes float64) {
+	if !r.on || !r.delayed || r.style == model.RecoveryPRR || !(holes > 0) {
+		return
+	}
+	r.a = max(r.a-holes, r.floor)
+	r.fall = r.a * (1 - r.keep) / r.rtt
 	r.setEnd()
 }
 
