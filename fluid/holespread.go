@@ -34,8 +34,9 @@ func holesSpread(m float64, random bool) float64 {
 }
 
 // spreadRecovery extends the recovery subflow f has begun at time t (state y) to the
-// repair of its window's last hole: a replica of ns-2's TCP/Linux sender (ns2Timer) after
-// a drop-tail overflow. The further holes are its share of the
+// repair of its window's last hole, and behind ns-2's delayed send takes its holes from
+// the ACKs that let packets out (simRec.loseHoles): a replica of ns-2's TCP/Linux sender
+// (ns2Timer) after a drop-tail overflow. The further holes are its share of the
 // overflow since the drop it found (the proportional rules), or those the synchronized
 // rule counted beyond one.
 func (s *system) spreadRecovery(f *subflow, t float64, y []float64) {

@@ -123,7 +123,7 @@ func (r *simRec) start(style model.Recovery, t, rtt, w0, ss, resume, idle, growt
 // its last round lost) the packet engine's queue drains from the detection at a third of
 // the link behind the delay and stays full without it; the fluid's had stayed full.
 func (r *simRec) loseHoles(holes float64) {
-	if !r.on || !r.delayed || r.style == model.RecoveryPRR || !(holes > 0) {
+	if !r.on || !r.delayed || !(holes > 0) { // delayed: a rate-halving recovery, never PRR
 		return
 	}
 	r.a = max(r.a-holes, r.floor)
