@@ -26,12 +26,11 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			dy[st.content] = l.contentRate(st, yd)
 		}
 		dy[o+lvDeparted] = l.depart
+		q := 0.0
 		if l.mode != queueEmpty {
-			dy[o+lvQueueTime] = max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
+			q = max(yd[o+lvQueue], 0) // a step may overshoot the empty queue by a little
 		}
-		if l.train != nil {
-			dy[o+lvQueueTime] = l.shownQueue(dy[o+lvQueueTime])
-		}
+		dy[o+lvQueueTime] = l.shownQueue(q) // with a train's queue (trainqueue.go)
 		if l.mode == queueFull {
 			dy[o+lvDropped] = max(l.arrive-l.capBps, 0)
 		}
