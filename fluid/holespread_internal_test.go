@@ -34,7 +34,7 @@ func TestHolesSpread(t *testing.T) {
 func TestSimRecExtend(t *testing.T) {
 	const w0, rtt, ss, keep = 60.0, 0.1, 45.0, 2.0 / 3
 	var r simRec
-	r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, ss, ss, keep, 5.0/3)
+	r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, ss, ss, keep, 5.0/3, busyQueue{})
 	r.extend(1.5 * rtt)
 	fallen := w0 * keep * (1 - (1-keep)*0.5)
 	for _, c := range []struct{ t, want float64 }{
@@ -62,7 +62,7 @@ func TestSimRecExtend(t *testing.T) {
 	if r.t1 != 1.5*rtt {
 		t.Errorf("extend to an earlier end moved it to %g s", r.t1)
 	}
-	r.start(model.RecoveryPRR, 0, rtt, w0, ss, ss, 1, 2)
+	r.start(model.RecoveryPRR, 0, rtt, w0, ss, ss, 1, 2, busyQueue{})
 	r.extend(2 * rtt)
 	if r.t1 != rtt {
 		t.Errorf("a PRR recovery was extended to %g s", r.t1)

@@ -59,11 +59,22 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		if !(ss > 0 && ss < resume) {
 			ss = resume
 		}
-		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.idleAcks(f), 1+s.jitterCounted(f, true))
+		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.idleAcks(f), 1+s.jitterCounted(f, true), s.busyQueue(f, y))
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}
 	}
+}
+
+// busyQueue is the queue subflow f's packets meet at the slowest link of its path (state
+// y), in its packets: a FIFO's, none at a fair queue's (its own queue drains at its share).
+func (s *system) busyQueue(f *subflow, y []float64) busyQueue {
+	li := s.slowestLink(f)
+	if li < 0 || s.links[li].fq {
+		return busyQueue{}
+	}
+	l := &s.links[li]
+	return busyQueue{pkts: max(y[l.off+lvQueue], 0) / f.wire, servicePkts: l.capBps / f.wire, mult: f.mult}
 }
 
 // timesOut reports whether a sender repairing a window with holes lost packets waits for

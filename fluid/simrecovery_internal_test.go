@@ -20,7 +20,7 @@ func TestSimRecDelayedSendFall(t *testing.T) {
 		idle, lowering float64
 	}{{1, 0.5}, {2.0 / 3, 1.0 / 3}, {0.4, 0.6}} {
 		var r simRec
-		r.start(model.RecoveryLinux, 0, rtt, w0, 31, 31, c.idle, 2)
+		r.start(model.RecoveryLinux, 0, rtt, w0, 31, 31, c.idle, 2, busyQueue{})
 		for _, u := range []float64{0.1, 0.25, 0.4} {
 			want := math.Max(31, w0*(1-c.lowering*u))
 			if got := r.window(u*rtt, 31); math.Abs(got-want) > 1e-12 {
@@ -30,7 +30,7 @@ func TestSimRecDelayedSendFall(t *testing.T) {
 				t.Errorf("idle %.3f at %.2f RTT: send pace %.6f (%v), want %.6f a round trip", c.idle, u, pace, ok, w0*(1-c.lowering))
 			}
 		}
-		r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, 35, 35, c.idle, 2)
+		r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, 35, 35, c.idle, 2, busyQueue{})
 		if got, want := r.window(0.999*rtt, 35), math.Max(17.5, w0*(1-c.lowering*0.999)); math.Abs(got-want) > 1e-12 {
 			t.Errorf("idle %.3f, RecoveryLinuxMinCwnd near the end: window %.6f, want %.6f", c.idle, got, want)
 		}
@@ -49,7 +49,7 @@ func TestSimRecSlowStartBackGrowth(t *testing.T) {
 	const w0, rtt, ss = 40.0, 0.1, 35.0
 	for _, growth := range []float64{2, 5.0 / 3} {
 		var r simRec
-		r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, ss, ss, 1, growth)
+		r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, ss, ss, 1, growth, busyQueue{})
 		if r.end != 23 {
 			t.Fatalf("restarts at %g, want 23 (the pipe of 20 and tcp_max_burst)", r.end)
 		}
