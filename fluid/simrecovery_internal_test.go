@@ -61,3 +61,37 @@ func TestSimRecSlowStartBackGrowth(t *testing.T) {
 		}
 	}
 }
+
+// A busy queue keeps a rate-halving recovery's ACK pace (simRec.setPace). From W = 400
+// over R = 0.2 s (A = 2000 ACKs/s) with ssthresh 100 and every ACK idle (keep ½),
+// extended to 3R:
+//   - a flow alone on a link of 2000 packets/s with 200 packets queued: the window falls
+//     at A/2 until the queue drains at 0.2 s (to 200), then, over round trips of
+//     R − 0.1 s, at A/4 and A/8;
+//   - a hundredth of a link of 2·10⁵ packets/s with 20000 queued: its second round's ACKs
+//     come at ½/(1 − ½·0.01) of the first's, close to a free path's ½;
+//   - no queue: the free path's rounds, 400·(1 − u/2), then 200·(1 − (u − 1)/2) to 100.
+func TestSimRecBusyQueuePace(t *testing.T) {
+	const w0, rtt, ss = 400.0, 0.2, 100.0
+	for _, c := range []struct {
+		name string
+		busy busyQueue
+		at   []float64 // times, s
+		want []float64 // windows, packets
+	}{
+		{"alone", busyQueue{pkts: 200, servicePkts: 2000, mult: 1}, []float64{0.1, 0.2, 0.25, 0.35},
+			[]float64{300, 200, 175, 137.5}},
+		{"a hundredth", busyQueue{pkts: 20000, servicePkts: 2e5, mult: 1}, []float64{0.1, 0.3},
+			[]float64{300, 200 - 0.5*2000*0.5/(1-0.5*0.01)*0.1}},
+		{"free", busyQueue{}, []float64{0.1, 0.3, 0.5}, []float64{300, 150, 100}},
+	} {
+		var r simRec
+		r.start(model.RecoveryLinux, 0, rtt, w0, ss, ss, 1, 2, c.busy)
+		r.extend(3 * rtt)
+		for i, at := range c.at {
+			if got := r.window(at, ss); math.Abs(got-c.want[i]) > 1e-9 {
+				t.Errorf("%s: window %.6f at %.2f s, want %.6f", c.name, got, at, c.want[i])
+			}
+		}
+	}
+}
