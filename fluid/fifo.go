@@ -191,7 +191,7 @@ func (s *system) stepped(t0, t1 float64) {
 		s.ensure(t1, s.drv.Y())
 		s.recordAcks(t1)
 		if s.lateAcks {
-			s.lateAcksStepped(t1 - t0)
+			s.lateAcksStepped(t0, t1)
 		}
 		if len(s.fifo) > 0 {
 			s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)

@@ -208,6 +208,7 @@ type subflowState struct {
 	timeouts   int
 	spurious   int       // of them, ns-2's timer before a late burst (lateack.go)
 	lateFired  bool      // that timer has fired and waits for the bursts to come in time again
+	lateAt     float64   // when it last fired for a late burst, s
 	riseAvg    float64   // its RTT's rise over a round trip, averaged over one, s (lateack.go)
 	at         *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
 	completion float64   // s since start, NaN until done
