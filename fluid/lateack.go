@@ -24,11 +24,11 @@ const ns2TimerMarginS = 0.002
 // RTTVAR takes a quarter of each and forgets a quarter. After the burst's W samples SRTT
 // lags by e·(7/8)^W and RTTVAR holds about (7/4)·e·(7/8)^W (e/4 · Σ (3/4)^(W−i)·(7/8)^i), so
 // the timer stands 6·e·(7/8)^W above the burst's RTT: nothing for a window of 100 packets,
-// 1.2·e for one of 12. After a fall SRTT still stands above the samples (by 15/8·|e|·(7/8)^W
-// with RTTVAR): the end of a recovery that drained the queue, whose refill would otherwise
-// read as a rise. The rise
-// is the RTT a packet sent now meets over the one the latest ACK reports (rttSeen: the
-// queues its packet met). With these the fluid's Reno flows beside H-TCP (ns-2's
+// 1.2·e for one of 12. After a fall SRTT still stands above the samples (by
+// 15/8·|e|·(7/8)^W with RTTVAR): the end of a recovery that drained the queue, whose refill
+// would otherwise read as a rise. The rise is the RTT a packet sent now meets over the one
+// the latest ACK reports (rttSeen: the queues its packet met). With these the fluid's Reno
+// flows beside H-TCP (ns-2's
 // friendliness run, seeds 1–10) time out 262 times a run in 309 loss events (ns-2:
 // 196–229 in 257–282 on average over its seeds, 220–260 without its one seed where the
 // Reno flows never time out); 485 without the margin. Beside HighSpeed they time out at
@@ -75,7 +75,8 @@ func (s *system) lateAckDue(f *subflow, t float64, yd []float64) bool {
 }
 
 // lateAckTimeout is subflow f's timer firing at time t (state y) before its burst's ACKs:
-// a loss event and the law's timeout jump, and no other until the lateness has gone.
+// a loss event and the law's timeout jump, and no other until a round trip on and the
+// lateness has gone (lateAcksStepped).
 func (s *system) lateAckTimeout(f *subflow, t float64, y []float64) {
 	f.lateFired, f.lateAt = true, t
 	s.countLoss(f, t, y)
