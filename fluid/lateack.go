@@ -28,11 +28,10 @@ const ns2TimerMarginS = 0.002
 // 15/8·|e|·(7/8)^W with RTTVAR): the end of a recovery that drained the queue, whose refill
 // would otherwise read as a rise. The rise is the RTT a packet sent now meets over the one
 // the latest ACK reports (rttSeen: the queues its packet met). With these the fluid's Reno
-// flows beside H-TCP (ns-2's
-// friendliness run, seeds 1–10) time out 262 times a run in 309 loss events (ns-2:
-// 196–229 in 257–282 on average over its seeds, 220–260 without its one seed where the
-// Reno flows never time out); 485 without the margin. Beside HighSpeed they time out at
-// each of its overflows, 1.6–1.8 s after it, as the packet engine's do.
+// flows beside H-TCP (ns-2's friendliness run, seeds 1–10) time out 262 times a run in 309
+// loss events (ns-2: 196–229 in 257–282 on average over its seeds, 220–260 without its one
+// seed where the Reno flows never time out); 485 without the margin. Beside HighSpeed they
+// time out at each of its overflows, 1.6–1.8 s after it, as the packet engine's do.
 
 // ns2Timer reports whether subflow f keeps ns-2 TCP/Linux's timer: a replica of its sender
 // (RecoveryLinux*) in the counted form.
