@@ -208,7 +208,9 @@ func (r *simRec) fallen(t float64) float64 {
 }
 
 // recoveryRound is one round of a rate-halving recovery: its start and end (s), the
-// window at its start (packets) and its ACK rate (packets/s, one flow's).
+// window at its start (packets) and its ACK rate (packets/s, one flow's). A round's end is
+// computed as the next one's start is (roundIndex), so that the solver stops there and
+// kinkAt finds it.
 type recoveryRound struct {
 	start, end, w, ack float64
 }
@@ -225,9 +227,9 @@ func (r *simRec) round(t float64) recoveryRound {
 		start := r.t0 + k*r.rtt
 		if r.busyEnd <= r.t0 { // a free path: the closed form of R-long rounds
 			top := r.a * math.Pow(r.keep, k)
-			return recoveryRound{start: start, end: start + r.rtt, w: top, ack: top / r.rtt}
+			return recoveryRound{start: start, end: r.t0 + (k+1)*r.rtt, w: top, ack: top / r.rtt}
 		}
-		return recoveryRound{start: start, end: min(start+r.rtt, drained),
+		return recoveryRound{start: start, end: min(r.t0+(k+1)*r.rtt, drained),
 			w:   r.a - (1-r.keep)*ack*r.rtt*geomSum(r.busyKeep, k),
 			ack: ack * math.Pow(r.busyKeep, k)}
 	}
@@ -236,7 +238,7 @@ func (r *simRec) round(t float64) recoveryRound {
 	ack = r.keep * last.ack
 	j := roundIndex(t, drained, r.prop)
 	start := drained + j*r.prop
-	return recoveryRound{start: start, end: start + r.prop,
+	return recoveryRound{start: start, end: drained + (j+1)*r.prop,
 		w:   w - (1-r.keep)*ack*r.prop*geomSum(r.keep, j),
 		ack: ack * math.Pow(r.keep, j)}
 }

@@ -95,3 +95,35 @@ func TestSimRecBusyQueuePace(t *testing.T) {
 		}
 	}
 }
+
+// A rate-halving recovery's window, whatever queue it starts behind, is finite, never
+// rises, stays at or above its floor, and its rounds end after the time asked.
+func FuzzSimRecBusyQueue(f *testing.F) {
+	f.Add(400.0, 0.2, 100.0, 200.0, 2000.0, 1.0, 1.0)
+	f.Add(4128.0, 0.49, 2064.0, 2053.0, 8278.0, 2.0/3, 1.0)
+	f.Add(10.0, 0.24, 5.0, 2000.0, 8278.0, 0.5, 1.0)
+	f.Add(50.0, 1e-3, 25.0, 1e6, 1e3, 0.4, 3.0)
+	f.Fuzz(func(t *testing.T, w0, rtt, ss, q, c, idle, mult float64) {
+		if !(w0 >= 1 && w0 < 1e7 && rtt > 1e-6 && rtt < 100 && ss >= 1 && ss <= w0 && q >= 0 && q < 1e8 &&
+			c > 0 && c < 1e10 && idle > 0.05 && idle <= 1 && mult >= 1 && mult < 1e4) {
+			t.Skip()
+		}
+		var r simRec
+		r.start(model.RecoveryLinux, 0, rtt, w0, ss, ss, idle, 2, busyQueue{pkts: q, servicePkts: c, mult: mult})
+		r.extend(3 * rtt)
+		prev := math.Inf(1)
+		for i := 0; i <= 300; i++ {
+			at := 3 * rtt * float64(i) / 300
+			w := r.window(at, ss)
+			if math.IsNaN(w) || math.IsInf(w, 0) || w > prev*(1+1e-12) || w < r.floor*(1-1e-12) {
+				t.Fatalf("window %v at %v s after %v (floor %v): want finite, falling, at or above the floor", w, at, prev, r.floor)
+			}
+			prev = w
+			if at < r.t1 {
+				if end := r.roundEnd(at); !(end > at) {
+					t.Fatalf("round after %v s ends at %v", at, end)
+				}
+			}
+		}
+	})
+}
