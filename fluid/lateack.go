@@ -7,7 +7,7 @@ import (
 )
 
 // ns-2.35's TCP/Linux sender takes an RTT sample from every ACK and keeps no floor under
-// RTTVAR, so on a steady path its timer is SRTT and a tick or two (packet/ns2rtt.go). Its
+// RTTVAR, so on a steady path its timer is SRTT and 3 ticks (packet/ns2rtt.go). Its
 // window leaves in one burst a round trip, lasting W packet times at its slowest link, and
 // the timer restarts at the burst's last ACK: the next burst's first ACK comes late by what
 // the queue grew over the round trip less the burst's length, and the timer fires first

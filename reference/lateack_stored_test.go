@@ -9,7 +9,7 @@ import (
 
 // Beside HighSpeed on seed 000's dumbbell each of ns-2's four Reno flows times out 16–30
 // times in 1000 s (seeds 1–10), spuriously: its window leaves in one burst, and its timer,
-// SRTT and a tick, fires before the next burst's first ACK when HighSpeed's slow start
+// SRTT and 3 ms, fires before the next burst's first ACK when HighSpeed's slow start
 // back after a long min_cwnd recovery steps the queue up (fluid/holespread.go,
 // fluid/lateack.go). Beside H-TCP, windows of about ten packets, they time out 196–229
 // times on average (0–285 a seed), as H-TCP's growth raises the queue round after round.
