@@ -68,8 +68,11 @@ type simRec struct {
 	growth       float64   // that slow start's growth a round trip
 	busy         busyQueue // the queue at the slowest link when the loss was found
 	// busyKeep is the pace of a round's ACKs over the round before's while that queue
-	// drains, until busyEnd (s); prop is the round trip after it, s.
-	busyKeep, busyEnd, prop float64
+	// drains, until busyEnd (s); prop is the round trip after it, s. drained is when the
+	// rounds of prop begin (busyEnd, at least a round trip on), with the window drainedW
+	// (packets) and the ACK rate drainedAck (packets/s) of their first round.
+	busyKeep, busyEnd, prop       float64
+	drained, drainedW, drainedAck float64
 }
 
 // rtxStream is the PCG stream (with the flow's engine index) of the draws of
@@ -150,6 +153,10 @@ func (r *simRec) setPace() {
 	if p := r.rtt - q/c; p > 0 {
 		r.prop = p
 	}
+	r.drained = max(r.busyEnd, r.t0+r.rtt)
+	last := r.round(math.Nextafter(r.drained, r.t0)) // the last busy round
+	r.drainedW = last.w - (1-r.keep)*last.ack*(r.drained-last.start)
+	r.drainedAck = r.keep * last.ack
 }
 
 // loseHoles takes holes packets, lost beyond the one found, from the ACKs a rate-halving
@@ -198,7 +205,7 @@ func (r *simRec) extend(until float64) {
 
 // fallen is the recovery's window at time t before its floor: under PRR the pipe falling
 // to s over the round trip; under rate halving a − (1 − keep)·(the ACKs since t0), the
-// ACKs of a round (rounds, setPace) keep of the packets the round before let out.
+// ACKs of a round (round, setPace) keep of the packets the round before let out.
 func (r *simRec) fallen(t float64) float64 {
 	if r.style == model.RecoveryPRR {
 		return r.a - r.fall*(t-r.t0)
@@ -220,27 +227,24 @@ type recoveryRound struct {
 // (until busyEnd) the rounds last R and each brings busyKeep of the ACKs of the one
 // before; after it they last the propagation round trip and bring keep of them.
 func (r *simRec) round(t float64) recoveryRound {
-	ack := r.a / r.rtt
-	drained := max(r.busyEnd, r.t0+r.rtt)
-	if t < drained || r.busyEnd <= r.t0 {
+	if t < r.drained || r.busyEnd <= r.t0 {
 		k := roundIndex(t, r.t0, r.rtt)
 		start := r.t0 + k*r.rtt
-		if r.busyEnd <= r.t0 { // a free path: the closed form of R-long rounds
+		if r.busyEnd <= r.t0 {
+			// A free path: the busy form below with busyKeep = keep, written as the
+			// closed form a·keep^k that the response functions have always run.
 			top := r.a * math.Pow(r.keep, k)
 			return recoveryRound{start: start, end: r.t0 + (k+1)*r.rtt, w: top, ack: top / r.rtt}
 		}
-		return recoveryRound{start: start, end: min(r.t0+(k+1)*r.rtt, drained),
+		ack := r.a / r.rtt
+		return recoveryRound{start: start, end: min(r.t0+(k+1)*r.rtt, r.drained),
 			w:   r.a - (1-r.keep)*ack*r.rtt*geomSum(r.busyKeep, k),
 			ack: ack * math.Pow(r.busyKeep, k)}
 	}
-	last := r.round(math.Nextafter(drained, r.t0)) // the last busy round
-	w := last.w - (1-r.keep)*last.ack*(drained-last.start)
-	ack = r.keep * last.ack
-	j := roundIndex(t, drained, r.prop)
-	start := drained + j*r.prop
-	return recoveryRound{start: start, end: drained + (j+1)*r.prop,
-		w:   w - (1-r.keep)*ack*r.prop*geomSum(r.keep, j),
-		ack: ack * math.Pow(r.keep, j)}
+	j := roundIndex(t, r.drained, r.prop)
+	return recoveryRound{start: r.drained + j*r.prop, end: r.drained + (j+1)*r.prop,
+		w:   r.drainedW - (1-r.keep)*r.drainedAck*r.prop*geomSum(r.keep, j),
+		ack: r.drainedAck * math.Pow(r.keep, j)}
 }
 
 // roundIndex is the number k of whole rounds of the given length from start to time t:
@@ -322,12 +326,12 @@ func (r *simRec) floorWithin() float64 {
 		bottom := rd.w - (1-r.keep)*rd.ack*(rd.end-rd.start)
 		if bottom <= r.floor {
 			if at := rd.start + (rd.w-r.floor)/((1-r.keep)*rd.ack); at < r.t1 {
-				return max(at, t)
+				return at
 			}
 			break
 		}
 		if !(rd.end > t) {
-			break
+			break // a round that does not advance (FuzzSimRecBusyQueue finds none) ends the search
 		}
 		t = rd.end
 	}
