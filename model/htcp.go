@@ -12,7 +12,8 @@ import "math"
 // queue is at its fullest; both faces use the same reading so they can be compared.
 //
 // rtt_scaling 1 is Linux's (tcp_htcp.c htcp_alpha_update, use_rtt_scaling): α(Δ) is
-// multiplied by 8/scale, scale = ⌊0.8 s/RTT_min⌋ clamped to [4, 80] — about RTT_min/100 ms,
+// multiplied by 8/scale, scale = ⌊800/RTT_min⌋ with RTT_min in whole milliseconds (Linux's
+// jiffies at ns-2's HZ 1000), clamped to [4, 80] — about RTT_min/100 ms,
 // at most 2 — and is at least 1, so that flows of different RTTs gain alike per second
 // once Δ is past Δ_L (ns-2.35's H-TCP flows of 50, 75 and 100 ms take shares of 0.28, 0.36
 // and 0.32 of a shared link).
@@ -57,7 +58,7 @@ func init() {
 			Switch(&a.p.ackCount, "ack_count", 0, "Leith & Shorten 2004 (0); Linux tcp_htcp.c htcp_cong_avoid snd_cwnd_cnt (1)",
 				"1: a packet per ⌈W/a⌉ + 1 ACKs, as Linux's counter (cleared on the ACK that adds it) gives, for an increase of a per RTT; 0: a/W per ACK"),
 			Switch(&a.p.rttScaling, "rtt_scaling", 0, "Linux tcp_htcp.c htcp_alpha_update (use_rtt_scaling 1)",
-				"1: α(Δ) scaled by RTT_min/100 ms as Linux's integer scale has it (×8/⌊0.8 s/RTT_min⌋, the scale within [4, 80]), at least 1"),
+				"1: α(Δ) scaled by RTT_min/100 ms as Linux's integer scale has it (×8/⌊800/RTT_min⌋, RTT_min in whole milliseconds, the scale within [4, 80]), at least 1"),
 			Real(&a.p.pipe, "pipe_deficit", 0, "packets", 0, 100, "ns-3.37 TcpSocketBase::EnterRecovery (BytesInFlight with SACK: 2)",
 				"packets by which the flight a loss reduction starts from falls short of the window (0: the window itself)"),
 			Switch(&a.p.ns3, "ns3_rules", 0, "ns-3.37 TcpHtcp (tcp-htcp.cc): CongestionAvoidance, UpdateBeta, UpdateAlpha",
@@ -154,7 +155,10 @@ func (r *htcpRule) PerRTT(w float64, o Observation) float64 {
 func (r *htcpRule) factor(o Observation) float64 {
 	f := HTCPAlpha(o.Now-r.lastLoss, r.p.deltaL)
 	if r.p.rttScaling == 1 {
-		scale := min(max(math.Floor(0.8/MinimumRTT(o)), 4), 80)
+		// Linux keeps minRTT in jiffies (ns-2 TCP/Linux: HZ 1000): whole milliseconds, so a
+		// path of 100 ms and a few packets' transmissions scales by 8, not 7.
+		ms := max(math.Floor(1000*MinimumRTT(o)+1e-9), 1)
+		scale := min(max(math.Floor(800/ms), 4), 80)
 		f = max(f*8/scale, 1)
 	}
 	return f

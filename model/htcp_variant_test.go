@@ -97,9 +97,11 @@ func TestHTCPLinuxCounterAndClock(t *testing.T) {
 }
 
 // Linux's RTT scaling (tcp_htcp.c htcp_alpha_update, use_rtt_scaling) as htcp@linux runs
-// it: α(Δ) times 8/scale, scale = ⌊0.8 s/RTT_min⌋ within [4, 80], at least 1. Past Δ_L a
-// 50 ms flow gains half a 100 ms flow's increase a round, a 250 ms one twice (the clamp);
-// within Δ_L (α 1) every RTT up to 200 ms gains 1. The default does not scale.
+// it: α(Δ) times 8/scale, scale = ⌊800/RTT_min⌋ with RTT_min in whole milliseconds (Linux's
+// jiffies) within [4, 80], at least 1. Past Δ_L a 50 ms flow gains half a 100 ms flow's
+// increase a round, a 250 ms one twice (the clamp); within Δ_L (α 1) every RTT up to 200 ms
+// gains 1. A path of 100 ms and a few packets' transmissions is 100 jiffies: scale 8, where
+// ⌊0.8 s/0.100012 s⌋ would be 7. The default does not scale.
 func TestHTCPRTTScaling(t *testing.T) {
 	const delta = 3.0 // s since the last loss: α(Δ) = 1 + 20 + 1 = 22
 	for _, c := range []struct {
@@ -108,6 +110,8 @@ func TestHTCPRTTScaling(t *testing.T) {
 		want       float64 // factor
 	}{
 		{"htcp@linux", 0.1, delta, 22},
+		{"htcp@linux", 0.100012, delta, 22},
+		{"htcp@linux", 0.0889, delta, 22 * 8.0 / 9}, // 88 jiffies: ⌊800/88⌋ = 9, where ⌊0.8/0.0889⌋ = 8
 		{"htcp@linux", 0.05, delta, 11},
 		{"htcp@linux", 0.075, delta, 22 * 0.8}, // ⌊10.67⌋ = 10
 		{"htcp@linux", 0.25, delta, 44},        // scale 3 clamped to 4
