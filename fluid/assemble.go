@@ -77,6 +77,7 @@ func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 		return nil, err
 	}
 	sys.armAckTimers()
+	sys.armRoundTimers()
 	for i, c := range sc.CBR {
 		links, ok := paths[c.Path]
 		if !ok {

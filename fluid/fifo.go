@@ -193,6 +193,12 @@ func (s *system) stepped(t0, t1 float64) {
 		if s.lateAcks {
 			s.lateAcksStepped(t0, t1)
 		}
+		if s.roundTimers {
+			s.roundTimersStepped(t1)
+		}
+		if s.form.counted && !s.set.SACK {
+			s.profileHoles(s.drv.Y().RawVector().Data)
+		}
 		if len(s.fifo) > 0 {
 			s.recordFIFO(t1, s.drv.Y().RawVector().Data, false)
 		}

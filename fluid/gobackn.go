@@ -22,11 +22,15 @@ import (
 // round trip from h = 0.01 to 0.6. Of what the rebuild sends, the fraction 1 − h are
 // copies the receiver holds: delivered, and no goodput (FlowResult.GoodputBps counts each
 // packet's first copy, as the packet engine and seed 003's Table 3 do). In the counted
-// form only: the hybrid form keeps the textbook sawtooth. Tahoe's fast retransmit goes
-// back N too, but the rebuild is not started there: ns-2's Tahoe in seed 003 times out a
-// quarter second into it and leaves with ssthresh 2, which the fluid does not model, and
-// the rebuild's slow start to W/2 overflowed the access queue again (61 drops against
-// the packet engine's 54).
+// form only: the hybrid form keeps the textbook sawtooth. The span starts at the window's
+// first hole, and h where the rounds grow is the holes' density where the rebuild resends
+// (holeprofile.go). Tahoe's fast retransmit goes back N too, but the rebuild is not started
+// there: ns-2's Tahoe in seed 003 times out a quarter second into it (its timer 223 ms,
+// the retransmission's round trip 251 ms) and leaves with ssthresh 2; the fluid's timer
+// (roundtimer.go), its slow start a round ahead of the packets' (its round trip has no
+// store-and-forward transmissions, 14 ms against 21), stands at 303 ms and does not fire,
+// and a rebuild's slow start to W/2 then overflowed the access queue again (61 drops
+// against the packet engine's 54).
 //
 // The rounds from the timeout's one packet (rounds): each new ACK releases one packet more
 // than it acknowledges, the window sliding past the packets it covers and growing by one,
@@ -46,17 +50,32 @@ type goBackN struct {
 	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
 	from      float64 // when the rebuild began, s
 	skipRate  float64 // packets of the span skipped a second, (1/h − 1) a round trip, per class
-	span      float64 // packets in flight at the latest loss event (the window then)
+	span      float64 // packets from the first hole of the latest loss event's window to its end
+	shape     float64 // the rebuild's growth over the mean hole density's (holeprofile.go)
+	growFrac  float64 // the hole density its rounds grow by: 1 + growFrac a round trip
 	dropsFrom float64 // the dropped count (cntDropped) where that window's losses begin
+	holes     holeProfile
 }
 
-// lossEvent ends any rebuild at a loss event of a window of w0 packets whose losses are
-// counted from the dropped count dropsFrom (the previous event's); sent is the sent count
-// then. It returns the rebuild's copies (stop).
-func (g *goBackN) lossEvent(w0, dropsFrom, sent float64) float64 {
+// lossEvent ends any rebuild at a loss event of a window of w0 packets a member (mult
+// members) whose losses are counted from the dropped count dropsFrom (the previous
+// event's); sent is the sent count then. It returns the rebuild's copies (stop).
+func (g *goBackN) lossEvent(w0, mult, dropsFrom, sent float64) float64 {
 	copies := g.stop(sent)
-	g.span, g.dropsFrom = w0, dropsFrom
+	g.span, g.shape = g.holes.window(w0, mult, sent)
+	g.dropsFrom = dropsFrom
+	g.holes.restart()
 	return copies
+}
+
+// profileHoles follows an accepted step (state y): the hole profile of every subflow that
+// goes back N.
+func (s *system) profileHoles(y []float64) {
+	for fi := range s.flows {
+		if f := &s.flows[fi]; f.active && s.goesBackN(f) {
+			f.gbn.holes.record(y[f.cnt+cntSent], y[f.cnt+cntDropped])
+		}
+	}
 }
 
 // stop ends the rebuild, if one runs, at the sent count sent, and returns the copies it
@@ -106,7 +125,9 @@ func (s *system) startGoBackN(f *subflow, t float64, y []float64, holes float64)
 		return // one hole: its ACK covers the whole span, and slow start runs as ever
 	}
 	g.holeFrac = min(holes/g.span, 1)
-	g.lnGrowth = math.Log1p(g.holeFrac)
+	// At least a hole a round (the span's), at most slow start's doubling.
+	g.lnGrowth = min(max(g.shape*math.Log1p(g.holeFrac), math.Log1p(1/g.span)), math.Ln2)
+	g.growFrac = math.Expm1(g.lnGrowth)
 	g.sentFrom = y[f.cnt+cntSent]
 	g.untilSent, g.from = g.sentFrom+g.span*f.mult, t
 	g.skipRate = (1/g.holeFrac - 1) * f.mult / f.rtt
@@ -123,12 +144,12 @@ func (g *goBackN) heard(w float64) float64 {
 	if !g.on {
 		return 1
 	}
-	return g.holeFrac + (1-g.holeFrac)/max(w, 1)
+	return g.growFrac + (1-g.growFrac)/max(w, 1)
 }
 
 // rounds is the window's growth in slow start on a free path at window w, packets/s, for a
 // round trip of rtt s: W' = ln(1 + h)·(W − 1 + 1/h)/RTT, through 1 + ((1 + h)^r − 1)/h
 // after r round trips.
 func (g *goBackN) rounds(w, rtt float64) float64 {
-	return g.lnGrowth * (w - 1 + 1/g.holeFrac) / rtt
+	return g.lnGrowth * (w - 1 + 1/g.growFrac) / rtt
 }

@@ -41,7 +41,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		return
 	}
 	w0 := f.window(t, min(x[f.sub], f.rwnd))
-	f.copies += f.gbn.lossEvent(w0, f.droppedAtEvent, y[f.cnt+cntSent])
+	f.copies += f.gbn.lossEvent(w0, f.mult, f.droppedAtEvent, y[f.cnt+cntSent])
 	f.dropsDeaf = true
 	s.countLoss(f, t, y)
 	if s.simRecovers(f) && f.sr.rebuilding(t) {
@@ -53,6 +53,10 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	f.recoverUntil = t + f.rtt
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
 	f.holes = 1
+	if f.lateRetransmission() {
+		s.recoveryTimeout(f)
+		f.lateRtx = true
+	}
 	if s.simRecovers(f) {
 		resume := min(x[f.sub], f.rwnd)
 		ss := model.SsthreshOf(f.law, f.sub)
@@ -97,7 +101,12 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 
 // rto is the retransmission timeout a sender has armed, s: RFC 6298's SRTT + 4·RTTVAR,
 // read as timerRTT, at least model.MinRTOS.
-func (f *subflow) rto() float64 { return max(model.MinRTOS, f.timerRTT) }
+func (f *subflow) rto() float64 {
+	if f.rt.on && f.rt.est.Have {
+		return max(model.MinRTOS, f.rt.est.Base())
+	}
+	return max(model.MinRTOS, f.timerRTT)
+}
 
 // countLoss counts a window reduction of flow f at time t (y is the state just before
 // it), records it when asked and ends the run after StopAfterLosses of flow 0 or
@@ -110,6 +119,7 @@ func (s *system) countLoss(f *subflow, t float64, y []float64) {
 			CwndTimePktS: y[c+cntCwndTime], DeliveredPkts: y[c+cntDelivered]})
 	}
 	f.lossEvents++
+	f.rt.due = 0
 	f.sentAtLoss, f.droppedAtEvent = y[f.cnt+cntSent], y[f.cnt+cntDropped]
 	if f == &s.flows[0] && ((s.set.StopAfterLosses > 0 && f.lossEvents >= s.set.StopAfterLosses) ||
 		(s.set.LossStop != nil && s.set.RecordLosses && s.set.LossStop(s.losses))) {
@@ -148,6 +158,10 @@ func (f *subflow) silent(t float64) bool {
 func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 	f.timeoutDue = false
 	f.sr.on = false
+	if f.lateRtx {
+		f.spurious++ // the retransmission was on its way (RFC 3522's test)
+		f.lateRtx = false
+	}
 	holes := s.holesAtTimeout(f, t, y)
 	s.countLoss(f, t, y)
 	f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))

@@ -33,6 +33,7 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 				continue
 			}
 			f.reactAt, f.recheckAt = math.Inf(1), math.Inf(1)
+			f.rt.due = 0      // the timed packet is lost with the link (roundtimer.go)
 			f.clocked = false // nothing it sent returns: a timeout's burst restarts the clock
 			if f.routeAware {
 				// A route change, not congestion: keep the state, remember the window.
@@ -47,7 +48,8 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			f.timeouts++
 			f.timeoutDue = false // this timeout is the one the recovery waited for
-			f.sr.on = false      // and ends a simulator's recovery (simrecovery.go)
+			f.lateRtx = false
+			f.sr.on = false // and ends a simulator's recovery (simrecovery.go)
 			rto := max(model.MinRTOS, f.rtt)
 			f.backoffAt, f.backoffS = t+rto, 2*rto
 			f.silentUntil = math.Inf(1)

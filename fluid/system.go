@@ -206,13 +206,15 @@ type subflowState struct {
 	rtx        rtxRound // synchronized rule: the recovery's lost retransmissions (lostrtx.go)
 	lossEvents int
 	timeouts   int
-	spurious   int       // of them, ns-2's timer before a late burst (lateack.go)
-	lateFired  bool      // that timer has fired and waits for the bursts to come in time again
-	lateAt     float64   // when it last fired for a late burst, s
-	riseAvg    float64   // its RTT's rise over a round trip, averaged over one, s (lateack.go)
-	at         *ackTimer // the packet-granular timer on a slow path (acktimer.go), or nil
-	completion float64   // s since start, NaN until done
-	ackPast    ackPast   // its acknowledged rate over the last return lag (ackpast.go)
+	spurious   int        // of them, before a late burst (lateack.go) or a late retransmission (roundtimer.go)
+	lateRtx    bool       // the timeout due fires before its fast retransmission returns (roundtimer.go)
+	lateFired  bool       // that timer has fired and waits for the bursts to come in time again
+	lateAt     float64    // when it last fired for a late burst, s
+	riseAvg    float64    // its RTT's rise over a round trip, averaged over one, s (lateack.go)
+	at         *ackTimer  // the packet-granular timer on a slow path (acktimer.go), or nil
+	rt         roundTimer // the timer of a sender timing a packet a round trip (roundtimer.go)
+	completion float64    // s since start, NaN until done
+	ackPast    ackPast    // its acknowledged rate over the last return lag (ackpast.go)
 	endT       float64
 }
 
@@ -267,21 +269,22 @@ type system struct {
 	scratch  *mat.VecDense
 	lawSaved []float64 // a law's state before an exact cycle that may not be taken (exact.go)
 	// cache of the network quantities for the last evaluated (t, y)
-	cacheT    float64
-	cacheY    *mat.VecDense
-	cacheGen  int
-	gen       int
-	subObs    [][]model.SubflowObservation // per multi-path flow, reused by every observation
-	restart   []int                        // guards Restart re-evaluates: [flow, every link guard]
-	touched   []int                        // flows whose state dueReactions changed
-	restartOf []int                        // guards jumpFlows restarts: the touched flows' and every link's
-	drv       *ode.Driver
-	x         *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
-	merge     bool       // drop-tail reactions share solver stops (merge.go)
-	polled    bool       // the proportional rules' drops are found after each step (polldrops.go)
-	lateAcks  bool       // some flow keeps ns-2 TCP/Linux's timer (lateack.go)
-	heard     bool       // a polled drop changed a flow's mode in the last step
-	end       float64    // s; the scenario's duration unless a stop condition ended the run
-	crossings []model.Crossing
-	losses    []model.LossRecord
+	cacheT      float64
+	cacheY      *mat.VecDense
+	cacheGen    int
+	gen         int
+	subObs      [][]model.SubflowObservation // per multi-path flow, reused by every observation
+	restart     []int                        // guards Restart re-evaluates: [flow, every link guard]
+	touched     []int                        // flows whose state dueReactions changed
+	restartOf   []int                        // guards jumpFlows restarts: the touched flows' and every link's
+	drv         *ode.Driver
+	x           *extension // ECN, AQMs and paced laws (ext.go); nil when the scenario has none
+	merge       bool       // drop-tail reactions share solver stops (merge.go)
+	polled      bool       // the proportional rules' drops are found after each step (polldrops.go)
+	lateAcks    bool       // some flow keeps ns-2 TCP/Linux's timer (lateack.go)
+	roundTimers bool       // some flow keeps a roundTimer (roundtimer.go)
+	heard       bool       // a polled drop changed a flow's mode in the last step
+	end         float64    // s; the scenario's duration unless a stop condition ended the run
+	crossings   []model.Crossing
+	losses      []model.LossRecord
 }
