@@ -100,7 +100,8 @@ func (s *system) timesOut(f *subflow, holes float64) bool {
 }
 
 // rto is the retransmission timeout a sender has armed, s: RFC 6298's SRTT + 4·RTTVAR,
-// read as timerRTT, at least model.MinRTOS.
+// read as timerRTT, at least model.MinRTOS; a sender timing a packet a round trip, as
+// ns-2's one-way agents do, reads its own estimator (roundtimer.go).
 func (f *subflow) rto() float64 {
 	if f.rt.on && f.rt.est.Have {
 		return max(model.MinRTOS, f.rt.est.Base())
