@@ -218,16 +218,18 @@ func (v *Report) notes(haveHeadline bool, fls, pks []*model.Result) {
 		over = fmt.Sprintf("over the %d seeds ", len(pks))
 	}
 	for r, f := range v.Packet.Flows {
-		var pTimeouts, pSpurious, pLosses, fTimeouts int
+		var pTimeouts, pSpurious, pLosses, fTimeouts, fSpurious, fLosses int
 		for k := range pks {
 			pTimeouts += pks[k].Flows[r].Timeouts
 			pSpurious += pks[k].Flows[r].Spurious
 			pLosses += pks[k].Flows[r].LossEvents
 			fTimeouts += fls[k].Flows[r].Timeouts
+			fSpurious += fls[k].Flows[r].Spurious
+			fLosses += fls[k].Flows[r].LossEvents
 		}
 		if pTimeouts > 0 || fTimeouts > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("%s: %sthe packet sender timed out %d time(s)%s in %d loss events, the fluid %d time(s)",
-				rowName(f), over, pTimeouts, spuriousOf(pSpurious), pLosses, fTimeouts))
+			v.Notes = append(v.Notes, fmt.Sprintf("%s: %sthe packet sender timed out %d time(s)%s in %d loss events, the fluid %d time(s)%s in %d",
+				rowName(f), over, pTimeouts, spuriousOf(pSpurious), pLosses, fTimeouts, fluidSpuriousOf(fSpurious), fLosses))
 		}
 	}
 	if haveHeadline {
@@ -269,6 +271,16 @@ func phaseJitter(sc *model.Scenario) (float64, string) {
 		why = "four packet times at the slowest link (two for each packet a delayed ACK releases)"
 	}
 	return 2 * perACK * bytes * 8 / slowest, why
+}
+
+// fluidSpuriousOf is the note's count of the fluid sender's spurious timeouts
+// (model.FlowResult.Spurious: its timer fired before a late burst or a late
+// retransmission), empty when there are none.
+func fluidSpuriousOf(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d spurious)", n)
 }
 
 // spuriousOf is the note's count of the packet sender's spurious timeouts

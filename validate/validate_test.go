@@ -465,6 +465,21 @@ func TestNotesSayWhySACK(t *testing.T) {
 	}
 }
 
+// The timeout notes count each engine's timeouts, spurious ones and loss events: the fluid's
+// timer fires before late bursts and late retransmissions too (fluid/lateack.go,
+// fluid/roundtimer.go), and a note that hid them would read as the fluid never erring so.
+func TestNotesCountBothEnginesTimeouts(t *testing.T) {
+	flow := func(timeouts, spurious, losses int) *model.Result {
+		return &model.Result{Flows: []model.FlowResult{{Name: "f0", Timeouts: timeouts, Spurious: spurious, LossEvents: losses}}}
+	}
+	v := &Report{Packet: flow(3, 1, 11), Fluid: flow(2, 1, 12)}
+	v.notes(false, []*model.Result{v.Fluid}, []*model.Result{v.Packet})
+	want := "the packet sender timed out 3 time(s) (1 spurious by RFC 3522's test: the first new ACK after it acknowledged a packet sent before it) in 11 loss events, the fluid 2 time(s) (1 spurious) in 12"
+	if len(v.Notes) != 1 || !strings.HasSuffix(v.Notes[0], want) {
+		t.Errorf("notes %q, want one ending %q", v.Notes, want)
+	}
+}
+
 // Under the proportional rule the packet senders' jitter spans two packet times at the
 // slowest link for each packet an ACK releases: seed 001's receivers delay their ACKs,
 // so its senders get four (0.467 ms at 100 Mb/s: two, 0.234 ms, left its LIA subflow on
