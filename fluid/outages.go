@@ -48,8 +48,8 @@ func (s *system) linkEvent(e model.TimedEvent, t float64, y []float64) {
 			f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 			f.timeouts++
 			f.timeoutDue = false // this timeout is the one the recovery waited for
-			f.lateRtx = false
-			f.sr.on = false // and ends a simulator's recovery (simrecovery.go)
+			f.lateRtx = false    // and is no late retransmission's (roundtimer.go)
+			f.sr.on = false      // and ends a simulator's recovery (simrecovery.go)
 			rto := max(model.MinRTOS, f.rtt)
 			f.backoffAt, f.backoffS = t+rto, 2*rto
 			f.silentUntil = math.Inf(1)

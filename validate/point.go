@@ -139,9 +139,11 @@ func Point(ctx context.Context, spec PointSpec) (*Report, error) {
 		tol = TolPointRandom
 	}
 	v := &Report{Point: &spec, Form: Form, Seed: spec.Seed, OK: true, Fluid: fl, Packet: pk, FluidWallS: fluidWall, PacketWallS: packetWall}
-	if n := pk.Flows[0].Timeouts; n > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("the packet sender timed out %d time(s)%s in %d loss events, the fluid %d time(s)%s in %d",
-			n, spuriousOf(pk.Flows[0].Spurious), pk.Flows[0].LossEvents, fl.Flows[0].Timeouts, fluidSpuriousOf(fl.Flows[0].Spurious), fl.Flows[0].LossEvents))
+	if pk.Flows[0].Timeouts > 0 {
+		var pc, fc timeoutCount
+		pc.add(pk.Flows[0])
+		fc.add(fl.Flows[0])
+		v.Notes = append(v.Notes, timeoutNote(pc, fc))
 	}
 	cwnd := tol.Judge("mean_cwnd_pkts", fw, pw)
 	thr := tol.Judge("mean_throughput_bps", fr, pr)

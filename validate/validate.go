@@ -218,18 +218,13 @@ func (v *Report) notes(haveHeadline bool, fls, pks []*model.Result) {
 		over = fmt.Sprintf("over the %d seeds ", len(pks))
 	}
 	for r, f := range v.Packet.Flows {
-		var pTimeouts, pSpurious, pLosses, fTimeouts, fSpurious, fLosses int
+		var pc, fc timeoutCount
 		for k := range pks {
-			pTimeouts += pks[k].Flows[r].Timeouts
-			pSpurious += pks[k].Flows[r].Spurious
-			pLosses += pks[k].Flows[r].LossEvents
-			fTimeouts += fls[k].Flows[r].Timeouts
-			fSpurious += fls[k].Flows[r].Spurious
-			fLosses += fls[k].Flows[r].LossEvents
+			pc.add(pks[k].Flows[r])
+			fc.add(fls[k].Flows[r])
 		}
-		if pTimeouts > 0 || fTimeouts > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("%s: %sthe packet sender timed out %d time(s)%s in %d loss events, the fluid %d time(s)%s in %d",
-				rowName(f), over, pTimeouts, spuriousOf(pSpurious), pLosses, fTimeouts, fluidSpuriousOf(fSpurious), fLosses))
+		if pc.timeouts > 0 || fc.timeouts > 0 {
+			v.Notes = append(v.Notes, rowName(f)+": "+over+timeoutNote(pc, fc))
 		}
 	}
 	if haveHeadline {
@@ -273,21 +268,28 @@ func phaseJitter(sc *model.Scenario) (float64, string) {
 	return 2 * perACK * bytes * 8 / slowest, why
 }
 
-// fluidSpuriousOf is the note's count of the fluid sender's spurious timeouts
-// (model.FlowResult.Spurious: its timer fired before a late burst or a late
-// retransmission), empty when there are none.
-func fluidSpuriousOf(n int) string {
-	if n == 0 {
-		return ""
+// timeoutNote is the note on one flow's timeouts in both engines: each engine's count,
+// its spurious ones (model.FlowResult.Spurious; the packet sender's by RFC 3522's test, the
+// fluid's where its timer fired before a late burst or a late retransmission) and its loss
+// events.
+func timeoutNote(packet, fluid timeoutCount) string {
+	spurious := func(n int, why string) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" (%d spurious%s)", n, why)
 	}
-	return fmt.Sprintf(" (%d spurious)", n)
+	return fmt.Sprintf("the packet sender timed out %d time(s)%s in %d loss events, the fluid %d time(s)%s in %d",
+		packet.timeouts, spurious(packet.spurious, " by RFC 3522's test: the first new ACK after it acknowledged a packet sent before it"),
+		packet.losses, fluid.timeouts, spurious(fluid.spurious, ""), fluid.losses)
 }
 
-// spuriousOf is the note's count of the packet sender's spurious timeouts
-// (model.FlowResult.Spurious), empty when there are none.
-func spuriousOf(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%d spurious by RFC 3522's test: the first new ACK after it acknowledged a packet sent before it)", n)
+// timeoutCount is one engine's timeouts, spurious timeouts and loss events of a flow.
+type timeoutCount struct{ timeouts, spurious, losses int }
+
+// add counts flow result r.
+func (c *timeoutCount) add(r model.FlowResult) {
+	c.timeouts += r.Timeouts
+	c.spurious += r.Spurious
+	c.losses += r.LossEvents
 }
