@@ -145,10 +145,11 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 				rng: rand.New(rand.NewPCG(s.set.Seed, model.RandomStream^uint64(rngIdx+k)))},
 			subflowState: subflowState{propRTT: prop, reactAt: math.Inf(1), recheckAt: math.Inf(1), completion: math.NaN()},
 		}
-		ff.minRTT = model.MinClockRTT
 		for _, li := range links {
-			ff.minRTT += s.links[li].packetTime(ff.wire)
+			ff.txS += s.links[li].packetTime(ff.wire)
+			ff.ackTxS += s.links[li].packetTime(ff.wire - ff.mss)
 		}
+		ff.minRTT = model.MinClockRTT + ff.txS
 		if ff.stop == 0 || ff.stop > sc.DurationS {
 			ff.stop = sc.DurationS
 		}

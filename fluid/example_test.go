@@ -27,6 +27,6 @@ func ExampleRun() {
 		fmt.Printf("%-10s %4.1f Mb/s, 50 MB in %2.0f s\n", f.Name, f.GoodputBps/1e6, *f.CompletionTimeS)
 	}
 	// Output:
-	// no-scaling 10.4 Mb/s, 50 MB in 38 s
+	// no-scaling 10.4 Mb/s, 50 MB in 39 s
 	// scaling    41.0 Mb/s, 50 MB in 10 s
 }

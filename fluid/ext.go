@@ -380,7 +380,7 @@ func (x *extension) pace(f *subflow, t float64, y []float64, w float64) {
 		return
 	}
 	law := y[f.off : f.off+f.nLaw]
-	o := model.Observation{Now: t, RTT: f.rtt, BaseRTT: f.propRTT, Subflow: f.sub}
+	o := model.Observation{Now: t, RTT: f.rtt, BaseRTT: f.baseRTT(), Subflow: f.sub}
 	f.countPackets(&o, y)
 	r := fx.pacer.PacingRate(law, o)
 	if fx.flight != nil && w > 0 {

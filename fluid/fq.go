@@ -101,14 +101,14 @@ func (s *system) fqRTTs(t float64, y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		fq := false
-		rtt := f.propRTT
+		rtt := f.propRTT + f.ackTxS
 		for k, li := range f.links {
 			switch l := &s.links[li]; {
 			case l.fq:
 				fq = true
-				rtt += l.fqDelay(&f.streams[k], y[f.streams[k].content])
+				rtt += f.linkDelay(l, l.fqDelay(&f.streams[k], y[f.streams[k].content]))
 			case l.capBps > 0:
-				rtt += y[l.off+lvQueue] / l.capBps
+				rtt += f.linkDelay(l, y[l.off+lvQueue]/l.capBps)
 			}
 		}
 		if fq {

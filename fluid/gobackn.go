@@ -25,12 +25,12 @@ import (
 // form only: the hybrid form keeps the textbook sawtooth. The span starts at the window's
 // first hole, and h where the rounds grow is the holes' density where the rebuild resends
 // (holeprofile.go). Tahoe's fast retransmit goes back N too, but the rebuild is not started
-// there: ns-2's Tahoe in seed 003 times out a quarter second into it (its timer 223 ms,
-// the retransmission's round trip 251 ms) and leaves with ssthresh 2; the fluid's timer
-// (roundtimer.go), its slow start a round ahead of the packets' (its round trip has no
-// store-and-forward transmissions, 14 ms against 21), stands at 303 ms and does not fire,
-// and a rebuild's slow start to W/2 then overflowed the access queue again (61 drops
-// against the packet engine's 54).
+// there. Started there (tried), it took seed 003's Tahoe goodput from 675 to 669 kb/s
+// (ns-2's Table 3: 650, the packet engine 652), but one Tahoe flow's overshoots into a
+// 20–100-packet buffer (10 Mb/s, 20–100 ms) then resent twice the copies the packet
+// sender resends, its goodput 0.2–1.4% further below the packet engine's. In seed 003
+// the first fast retransmit times out 0.2 s on, as ns-2's does (roundtimer.go), and the
+// rebuild starts there.
 //
 // The rounds from the timeout's one packet (rounds): each new ACK releases one packet more
 // than it acknowledges, the window sliding past the packets it covers and growing by one,

@@ -165,41 +165,53 @@ func TestAQMQueueDelay(t *testing.T) {
 // BBR v1 alone keeps at least 90% of the link with random loss up to 1%, in both engines,
 // and up to 15%, where its probe still raises the delivery rate (1.25·(1 − p) > 1;
 // Cardwell et al. 2016: flat to about 15%), the hybrid form (the default study's figure)
-// gets across what the packet engine does, within validate's 0.03 of the link: 0.94, 0.89
-// and 0.83 against 0.93, 0.89 and 0.86 at 5, 10 and 15%. The packet sender's goodput is
-// lower by the copies its SACK recovery resends of packets that had arrived (2–3.5% of
-// what it delivers; the fluid resends none): 0.92, 0.86 and 0.83. The hybrid form kept
-// 0.51 at 15% while a paced fluid flow sent at min(W/RTT, pacing rate) (model.FluidFlight),
-// and 0.79 at 10% while its lost packets crossed the link before they were lost.
+// gets across what the packet engine does, within validate's 0.03 of the link, each
+// engine's mean over seeds 1–4: 0.94, 0.89 and 0.83 against 0.93, 0.89 and 0.84 at 5, 10
+// and 15%. One seed's share spreads by 0.01–0.02 at 15% (the packet engine's 0.807–0.856),
+// as much as the two engines' difference. The packet sender's goodput is lower by the
+// copies its SACK recovery resends of packets that had arrived (2–3.5% of what it
+// delivers; the fluid resends none): 0.91, 0.86 and 0.81. The hybrid form kept 0.51 at 15%
+// while a paced fluid flow sent at min(W/RTT, pacing rate) (model.FluidFlight), and 0.79
+// at 10% while its lost packets crossed the link before they were lost.
 func TestBBRRandomLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 s packet runs")
 	}
+	const seeds = 4
 	for _, p := range []float64{1e-3, 1e-2, 0.05, 0.1, 0.15} {
 		sc := builtin(t, "modern-bbr-random-loss")
 		sc.Links[0].LossP = p
-		share := map[string]float64{}
-		for _, eng := range []string{"counted", "hybrid", "packet"} {
-			var res *model.Result
-			switch eng {
-			case "counted":
-				res = runCounted(t, sc, 0)
-			case "hybrid":
-				res = runFluid(t, sc, fluid.Settings{Seed: 1, Form: fluid.FormHybrid, SACK: true})
-			default:
-				res = runPacket(t, sc, 0)
+		share, good := map[string]float64{}, map[string]float64{}
+		for seed := uint64(1); seed <= seeds; seed++ {
+			for _, eng := range []string{"counted", "hybrid", "packet"} {
+				var res *model.Result
+				switch eng {
+				case "counted":
+					res = runFluid(t, sc, fluid.Settings{Seed: seed, Form: fluid.FormHybridRecovery, SACK: true})
+				case "hybrid":
+					res = runFluid(t, sc, fluid.Settings{Seed: seed, Form: fluid.FormHybrid, SACK: true})
+				default:
+					var err error
+					res, err = packet.Run(context.Background(), sc, packet.Settings{Seed: seed, SACK: true, LostRetransmit: sc.LostRetransmit})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				fl := res.Flows[0]
+				share[eng] += fl.MeanThroughputBps / sc.Links[0].CapacityBps / seeds
+				good[eng] += fl.GoodputBps / sc.Links[0].CapacityBps / seeds
+				t.Logf("p = %g seed %d %s: %.4f of the link delivered, goodput %.4f, mean cwnd %.1f packets, %d loss events, %d timeouts",
+					p, seed, eng, fl.MeanThroughputBps/sc.Links[0].CapacityBps, fl.GoodputBps/sc.Links[0].CapacityBps, fl.MeanCwndPkts, fl.LossEvents, fl.Timeouts)
 			}
-			fl := res.Flows[0]
-			share[eng] = fl.MeanThroughputBps / sc.Links[0].CapacityBps
-			good := fl.GoodputBps / sc.Links[0].CapacityBps
-			t.Logf("p = %g %s: %.4f of the link delivered, goodput %.4f, mean cwnd %.1f packets, %d loss events, %d timeouts", p, eng,
-				share[eng], good, fl.MeanCwndPkts, fl.LossEvents, fl.Timeouts)
-			if p <= 1e-2 && eng != "hybrid" && good < 0.9 {
-				t.Errorf("p = %g %s: BBR goodput %.4f of the link, want ≥ 0.90", p, eng, good)
+		}
+		for _, eng := range []string{"counted", "packet"} {
+			if p <= 1e-2 && good[eng] < 0.9 {
+				t.Errorf("p = %g %s: BBR goodput %.4f of the link over seeds 1–%d, want ≥ 0.90", p, eng, good[eng], seeds)
 			}
 		}
 		if d := share["hybrid"] - share["packet"]; math.Abs(d) > 0.03 {
-			t.Errorf("p = %g: BBR delivers %.4f of the link (fluid, hybrid form), %.4f (packet), want within 0.03", p, share["hybrid"], share["packet"])
+			t.Errorf("p = %g: BBR delivers %.4f of the link (fluid, hybrid form), %.4f (packet) over seeds 1–%d, want within 0.03",
+				p, share["hybrid"], share["packet"], seeds)
 		}
 	}
 }

@@ -148,7 +148,7 @@ func (s *system) deliveries(t float64, y []float64) {
 		// What the sender's latest RTT sample says: the queues its packet met, a return lag
 		// and its queueing delay ago (queuepast.go), not the queues of now. The timer reads
 		// them to first order, q − RTT·dq/dt (timerRTT).
-		f.rttSeen = max(f.propRTT, f.minRTT)
+		f.rttSeen = f.propRTT + f.ackTxS
 		f.timerRTT = f.rttSeen
 		before := 0.0 // one-way propagation ahead of link k, s
 		for k, li := range f.links {
@@ -161,19 +161,21 @@ func (s *system) deliveries(t float64, y []float64) {
 				if l.mode != queueEmpty {
 					q -= f.rtt * (st.arrive - st.depart)
 				}
-				d := l.fqDelay(st, q)
+				d := f.linkDelay(l, l.fqDelay(st, q))
 				f.rttSeen += d
 				f.timerRTT += d
 			default:
 				q := y[l.off+lvQueue]
-				f.rttSeen += l.sampledDelay(t, f.propRTT-before, y[l.off+lvDeparted], max(q, 0), &f.streams[k].hints)
+				f.rttSeen += f.linkDelay(l, l.sampledDelay(t, f.propRTT-before, y[l.off+lvDeparted], max(q, 0), &f.streams[k].hints))
 				if l.mode == queueBusy {
 					q -= f.rtt * (l.arrive - l.depart)
 				}
-				f.timerRTT += max(q, 0) / l.capBps
+				f.timerRTT += f.linkDelay(l, max(q, 0)/l.capBps)
 			}
 			before += l.delayS
 		}
+		f.rttSeen = max(f.rttSeen, f.minRTT)
+		f.timerRTT = max(f.timerRTT, f.minRTT)
 		// The law is written at the ACK rate W/RTT of the RTT it observes (rttSeen), so the
 		// ACK clock (field.go) compares the flow's delivery with that rate: then no law
 		// grows faster per ACK than it is written to, however fast a queue builds.
@@ -312,10 +314,10 @@ func redMeanGap(pb float64) float64 {
 // that floor a zero-delay path's round trip collapses to microseconds whenever its queue
 // drains, and so do the solver's steps.
 func (s *system) pathRTT(f *subflow, yd []float64) float64 {
-	rtt := f.propRTT
+	rtt := f.propRTT + f.ackTxS
 	for _, li := range f.links {
 		if l := &s.links[li]; l.capBps > 0 {
-			rtt += yd[l.off+lvQueue] / l.capBps
+			rtt += f.linkDelay(l, yd[l.off+lvQueue]/l.capBps)
 		}
 	}
 	return max(rtt, f.minRTT)

@@ -15,9 +15,10 @@ import "github.com/tcpfluid/tcpfluid/model"
 // gamma's COLO now does so within 10 ms of the packet sender. Which side of the
 // retransmission's round trip the timer falls on turns on where the samples fall in the
 // slow start: in seed 003 (1 Mb/s access, 592-byte packets) ns-2's stands at 223 ms
-// against 251, and the fluid's, its slow start a round ahead (its round trip lacks the
-// packets' 7 ms of store-and-forward transmissions), at 303 ms, so it does not fire there
-// and the recovery waits for its holes' timeout 0.3 s later.
+// against 251 and the fluid's at 203 ms against 253, both firing there; it stood at 303
+// ms and waited for the holes' timeout 0.3 s later while the fluid's slow start ran a
+// round ahead, its round trip without the packets' 7 ms of store-and-forward
+// transmissions (storeforward.go).
 
 // roundTimer is the retransmission timer of a sender that times one packet a round trip.
 type roundTimer struct {
@@ -29,10 +30,6 @@ type roundTimer struct {
 	// start's steps last a round trip or two), and the samples due inside it read these
 	// on the step's chord.
 	at, seen, rtt float64
-	// txS is the timed packet's own transmission at each link of its path and its ACK's,
-	// s: store-and-forward links add them to a packet's round trip, which the fluid's
-	// propagation RTT leaves out.
-	txS float64
 }
 
 // roundTimed reports whether subflow f keeps a roundTimer: a single-path sender of one of
@@ -54,13 +51,9 @@ func (s *system) armRoundTimers() {
 			continue
 		}
 		s.roundTimers = true
-		for _, li := range f.links {
-			l := &s.links[li]
-			f.rt.txS += l.packetTime(f.wire) + l.packetTime(f.wire-f.mss)
-		}
 		// Its first packet, sent as it starts, is timed.
-		f.rt.due = f.start + f.propRTT + f.rt.txS
-		f.rt.at, f.rt.seen, f.rt.rtt = f.start, f.propRTT, f.propRTT
+		f.rt.due = f.start + f.baseRTT()
+		f.rt.at, f.rt.seen, f.rt.rtt = f.start, f.baseRTT(), f.baseRTT()
 	}
 }
 
@@ -82,14 +75,14 @@ func (s *system) roundTimersStepped(t1 float64) {
 			if t1 > rt.at {
 				a = max(rt.due-rt.at, 0) / (t1 - rt.at)
 			}
-			rt.est.Sample(rt.seen + a*(f.rttSeen-rt.seen) + rt.txS)
-			rt.due += rt.rtt + a*(f.rtt-rt.rtt) + rt.txS
+			rt.est.Sample(rt.seen + a*(f.rttSeen-rt.seen))
+			rt.due += rt.rtt + a*(f.rtt-rt.rtt)
 			if !times {
 				rt.due = 0
 			}
 		}
 		if rt.due == 0 && times {
-			rt.due = t1 + f.rtt + rt.txS
+			rt.due = t1 + f.rtt
 		}
 		rt.at, rt.seen, rt.rtt = t1, f.rttSeen, f.rtt
 	}
@@ -99,5 +92,5 @@ func (s *system) roundTimersStepped(t1 float64) {
 // retransmit just sent, fires before that retransmission's ACK can return a round trip on:
 // the round trip the queues give now is longer than the timer.
 func (f *subflow) lateRetransmission() bool {
-	return f.rt.on && f.rt.est.Have && f.rtt+f.rt.txS >= f.rto()
+	return f.rt.on && f.rt.est.Have && f.rtt >= f.rto()
 }

@@ -132,7 +132,7 @@ func (s *system) timedActions() []timedAction {
 // obsFor is what flow f's law observes at time t (after ensure): for a subflow of a
 // multi-path flow, every sibling's RTT as well.
 func (s *system) obsFor(f *subflow, t float64) model.Observation {
-	o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.propRTT, Subflow: f.sub}
+	o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.baseRTT(), Subflow: f.sub}
 	if s.x != nil {
 		s.x.observe(f, &o) // delivery rate, marked fraction (ext.go)
 		if s.cacheY != nil {
@@ -143,7 +143,7 @@ func (s *system) obsFor(f *subflow, t float64) model.Observation {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
 			sib := &s.flows[f.first+k]
-			subs[k] = model.SubflowObservation{RTT: sib.rttSeen, BaseRTT: sib.propRTT}
+			subs[k] = model.SubflowObservation{RTT: sib.rttSeen, BaseRTT: sib.baseRTT()}
 		}
 		o.Subflows = subs
 	}
@@ -153,7 +153,7 @@ func (s *system) obsFor(f *subflow, t float64) model.Observation {
 // obsAt is obsFor computed from the state yd alone (only the flow's own path queues),
 // without evaluating the whole network: what a guard needs at every root-finding step.
 func (s *system) obsAt(f *subflow, t float64, yd []float64) model.Observation {
-	o := model.Observation{Now: t, RTT: s.pathRTT(f, yd), BaseRTT: f.propRTT, Subflow: f.sub}
+	o := model.Observation{Now: t, RTT: s.pathRTT(f, yd), BaseRTT: f.baseRTT(), Subflow: f.sub}
 	if s.x != nil {
 		s.x.observe(f, &o)
 		f.countPackets(&o, yd)
@@ -162,7 +162,7 @@ func (s *system) obsAt(f *subflow, t float64, yd []float64) model.Observation {
 		subs := s.subObs[f.subObs]
 		for k := range subs {
 			sib := &s.flows[f.first+k]
-			subs[k] = model.SubflowObservation{RTT: s.pathRTT(sib, yd), BaseRTT: sib.propRTT}
+			subs[k] = model.SubflowObservation{RTT: s.pathRTT(sib, yd), BaseRTT: sib.baseRTT()}
 		}
 		o.Subflows = subs
 	}

@@ -13,6 +13,13 @@ import (
 // simRecRTT is the round-trip time of the deterministic recovery tests, s.
 const simRecRTT = 0.1
 
+// simRecPath is a link of simRecRTT's round trip that never queues: so fast that a
+// packet's transmission (1.2·10⁻¹⁷ s) is below the last bit of the propagation's, and the
+// round trip is simRecRTT exactly.
+func simRecPath() model.Link {
+	return model.Link{Name: "l0", CapacityBps: 1e21, DelayS: simRecRTT / 2, BufferPkts: 1e6}
+}
+
 // simRecTrace runs one flow of algo on a path that never queues from a window of w0
 // packets in congestion avoidance, with one loss event at its start, in the counted form,
 // and returns its window every RTT/8.
@@ -20,7 +27,7 @@ func simRecTrace(t *testing.T, algo string, w0 float64) []model.Sample {
 	t.Helper()
 	sc := &model.Scenario{
 		Name:  "simrecovery",
-		Links: []model.Link{{Name: "l0", CapacityBps: 1e12, DelayS: simRecRTT / 2, BufferPkts: 1e6}},
+		Links: []model.Link{simRecPath()},
 		Paths: []model.Path{{Name: "p0", Links: []string{"l0"}}},
 		Flows: []model.Flow{{Name: "f", Algorithm: algo, Path: "p0", MSSBytes: 1460, WindowScaling: true,
 			InitialCwnd: w0, InitialSsthresh: w0}},
@@ -149,7 +156,7 @@ func TestSimRecoverySendsAtItsPace(t *testing.T) {
 func TestSimRecoveryHybridUnchanged(t *testing.T) {
 	sc := &model.Scenario{
 		Name:  "simrecovery",
-		Links: []model.Link{{Name: "l0", CapacityBps: 1e12, DelayS: simRecRTT / 2, BufferPkts: 1e6}},
+		Links: []model.Link{simRecPath()},
 		Paths: []model.Path{{Name: "p0", Links: []string{"l0"}}},
 		Flows: []model.Flow{{Name: "f", Algorithm: "scalable@linux", Path: "p0", MSSBytes: 1460, WindowScaling: true,
 			InitialCwnd: 40, InitialSsthresh: 40}},

@@ -133,7 +133,10 @@ type subflowSpec struct {
 	links    []int // link indices in path order
 	// minRTT is the shortest round trip, s: one packet's transmission at every link of the
 	// path, even where the links have no delay (at least model.MinClockRTT).
-	minRTT      float64
+	minRTT float64
+	// txS and ackTxS are its packet's and its ACK's transmissions summed over the links of
+	// its path, s (storeforward.go).
+	txS, ackTxS float64
 	law         model.FluidLaw
 	mss         float64 // payload bytes per packet
 	wire        float64 // bytes per packet on the wire: payload and header

@@ -51,7 +51,7 @@ func (s *system) trainQueues(t float64, y []float64) {
 		if !f.active || !(f.rate > 0) || !(l.capBps > 0) || s.form.holds(f, t) || f.silent(t) || !s.pathUp(f.links) {
 			continue
 		}
-		o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.propRTT}
+		o := model.Observation{Now: t, RTT: f.rttSeen, BaseRTT: f.baseRTT()}
 		if step := l.trainStep.RoundStep(y[f.off:f.off+f.nLaw], o); step > 0 {
 			l.trainBytes = step * f.wire * min(f.rate/l.capBps, 1)
 		}
