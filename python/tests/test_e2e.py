@@ -120,9 +120,12 @@ def test_converge() -> None:
     c = tcpfluid.converge(algo=["reno"], bandwidth="1Gbps", mss=1000, slow_start=True)
     t = c.table
     assert len(t) == 1 and t.loc[0, "bdp_pkts"] == 12500
+    # AIMD(1, 1/2): (BDP - 1) and BDP/2 round trips of 100 ms and a 1000-byte packet's
+    # 8 us transmission at 1 Gb/s (store and forward).
+    rtt = 0.1 + 8e-6
     assert (
-        abs(t.loc[0, "fill_time_s"] / 1249.9 - 1) < 1e-6
-        and abs(t.loc[0, "recovery_time_s"] / 625 - 1) < 1e-6
+        abs(t.loc[0, "fill_time_s"] / (12499 * rtt) - 1) < 1e-6
+        and abs(t.loc[0, "recovery_time_s"] / (6250 * rtt) - 1) < 1e-6
     )
     assert t.loc[0, "fill_slow_start_s"] == c.json["results"][0]["fill_slow_start_s"]
 
