@@ -192,7 +192,8 @@ func (s *system) addStreams(lay *layout) {
 	add := func(links []int, rate *float64, flow, cnt int, wire float64) []stream {
 		sts := make([]stream, len(links))
 		for k, li := range links {
-			sts[k] = stream{source: rate, content: lay.reserve(1), flow: flow, slot: len(s.links[li].streams), cnt: cnt, wire: wire}
+			sts[k] = stream{source: rate, content: lay.reserve(1), flow: flow, slot: len(s.links[li].streams), cnt: cnt, wire: wire,
+				tx: s.links[li].packetTime(wire)}
 			if k > 0 {
 				sts[k].prev = &sts[k-1]
 			}

@@ -106,9 +106,9 @@ func (s *system) fqRTTs(t float64, y []float64) {
 			switch l := &s.links[li]; {
 			case l.fq:
 				fq = true
-				rtt += f.linkDelay(l, l.fqDelay(&f.streams[k], y[f.streams[k].content]))
+				rtt += f.streams[k].delay(l.fqDelay(&f.streams[k], y[f.streams[k].content]))
 			case l.capBps > 0:
-				rtt += f.linkDelay(l, y[l.off+lvQueue]/l.capBps)
+				rtt += f.streams[k].delay(y[l.off+lvQueue] / l.capBps)
 			}
 		}
 		if fq {

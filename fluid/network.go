@@ -161,16 +161,17 @@ func (s *system) deliveries(t float64, y []float64) {
 				if l.mode != queueEmpty {
 					q -= f.rtt * (st.arrive - st.depart)
 				}
-				d := f.linkDelay(l, l.fqDelay(st, q))
+				d := st.delay(l.fqDelay(st, q))
 				f.rttSeen += d
 				f.timerRTT += d
 			default:
 				q := y[l.off+lvQueue]
-				f.rttSeen += f.linkDelay(l, l.sampledDelay(t, f.propRTT-before, y[l.off+lvDeparted], max(q, 0), &f.streams[k].hints))
+				st := &f.streams[k]
+				f.rttSeen += st.delay(l.sampledDelay(t, f.propRTT-before, y[l.off+lvDeparted], max(q, 0), &st.hints))
 				if l.mode == queueBusy {
 					q -= f.rtt * (l.arrive - l.depart)
 				}
-				f.timerRTT += f.linkDelay(l, max(q, 0)/l.capBps)
+				f.timerRTT += st.delay(max(q, 0) / l.capBps)
 			}
 			before += l.delayS
 		}
@@ -315,9 +316,9 @@ func redMeanGap(pb float64) float64 {
 // drains, and so do the solver's steps.
 func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 	rtt := f.propRTT + f.ackTxS
-	for _, li := range f.links {
+	for k, li := range f.links {
 		if l := &s.links[li]; l.capBps > 0 {
-			rtt += f.linkDelay(l, yd[l.off+lvQueue]/l.capBps)
+			rtt += f.streams[k].delay(yd[l.off+lvQueue] / l.capBps)
 		}
 	}
 	return max(rtt, f.minRTT)

@@ -13,11 +13,10 @@ package fluid
 // first slow start a round ahead without them); a full buffer holds the same packets in
 // both engines, since the one in service is one of them.
 
-// linkDelay is what link l adds to subflow f's round trip when its queue makes the packet
-// wait wait seconds: that wait, or the packet's transmission where the queue is shorter.
-func (f *subflow) linkDelay(l *link, wait float64) float64 {
-	return max(wait, l.packetTime(f.wire))
-}
+// delay is what the stream's link adds to its source's round trip when its queue makes the
+// packet wait wait seconds: that wait, or the packet's transmission where the queue is
+// shorter.
+func (st *stream) delay(wait float64) float64 { return max(wait, st.tx) }
 
 // baseRTT is subflow f's round trip on an empty path, s: the propagation and its packet's
 // and its ACK's transmissions.

@@ -16,6 +16,7 @@ type stream struct {
 	flow, slot int
 	cnt        int
 	wire       float64
+	tx         float64 // a packet's transmission at the link, s (storeforward.go)
 	// offered is what reaches the link, arrive what its random or periodic loss lets in,
 	// depart what leaves it, bytes/s.
 	offered, arrive, depart float64
