@@ -309,11 +309,11 @@ func redMeanGap(pb float64) float64 {
 	return a + (k*(2-(a+1)*pb)-pb*k*(k-1)/2)/(2-a*pb)
 }
 
-// pathRTT is flow f's round-trip time in state yd: propagation plus its path's queues, s.
-// A path without delay (a link's delay set to zero) still takes a packet's transmission
-// time at each link to cross, as in the packet engine: the RTT is at least minRTT. Without
-// that floor a zero-delay path's round trip collapses to microseconds whenever its queue
-// drains, and so do the solver's steps.
+// pathRTT is flow f's round-trip time in state yd, s: propagation, at each link its queue's
+// wait or the packet's transmission, and its ACK's transmissions (storeforward.go). A path
+// without delay (a link's delay set to zero) keeps the packets' transmissions as in the
+// packet engine, and minRTT adds model.MinClockRTT for one whose links are all but
+// infinitely fast, so that neither the round trip nor the solver's steps collapse.
 func (s *system) pathRTT(f *subflow, yd []float64) float64 {
 	rtt := f.propRTT + f.ackTxS
 	for k, li := range f.links {

@@ -132,7 +132,7 @@ type subflowSpec struct {
 	path     string
 	links    []int // link indices in path order
 	// minRTT is the shortest round trip, s: one packet's transmission at every link of the
-	// path, even where the links have no delay (at least model.MinClockRTT).
+	// path (txS) and model.MinClockRTT, even where the links have no delay.
 	minRTT float64
 	// txS and ackTxS are its packet's and its ACK's transmissions summed over the links of
 	// its path, s (storeforward.go).
