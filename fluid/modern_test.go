@@ -28,7 +28,13 @@ func builtin(t testing.TB, name string) *model.Scenario {
 // (lost_retransmit), as the fluid finds it; validate runs the packet engine so too.
 func runPacket(t testing.TB, sc *model.Scenario, sampleS float64) *model.Result {
 	t.Helper()
-	res, err := packet.Run(context.Background(), sc, packet.Settings{Seed: 1, SACK: true, LostRetransmit: sc.LostRetransmit, SampleS: sampleS})
+	return runPacketSeed(t, sc, sampleS, 1)
+}
+
+// runPacketSeed is runPacket with the random draws of seed.
+func runPacketSeed(t testing.TB, sc *model.Scenario, sampleS float64, seed uint64) *model.Result {
+	t.Helper()
+	res, err := packet.Run(context.Background(), sc, packet.Settings{Seed: seed, SACK: true, LostRetransmit: sc.LostRetransmit, SampleS: sampleS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +44,13 @@ func runPacket(t testing.TB, sc *model.Scenario, sampleS float64) *model.Result 
 // runCounted is the fluid run that matches runPacket's: the counted form, SACK recovery.
 func runCounted(t testing.TB, sc *model.Scenario, sampleS float64) *model.Result {
 	t.Helper()
-	return runFluid(t, sc, fluid.Settings{Seed: 1, Form: fluid.FormHybridRecovery, SACK: true, SampleS: sampleS})
+	return runCountedSeed(t, sc, sampleS, 1)
+}
+
+// runCountedSeed is runCounted with the random draws of seed.
+func runCountedSeed(t testing.TB, sc *model.Scenario, sampleS float64, seed uint64) *model.Result {
+	t.Helper()
+	return runFluid(t, sc, fluid.Settings{Seed: seed, Form: fluid.FormHybridRecovery, SACK: true, SampleS: sampleS})
 }
 
 // queueCycles is the mean and the peak-to-trough amplitude of a link's queue trace after
@@ -187,15 +199,11 @@ func TestBBRRandomLoss(t *testing.T) {
 				var res *model.Result
 				switch eng {
 				case "counted":
-					res = runFluid(t, sc, fluid.Settings{Seed: seed, Form: fluid.FormHybridRecovery, SACK: true})
+					res = runCountedSeed(t, sc, 0, seed)
 				case "hybrid":
 					res = runFluid(t, sc, fluid.Settings{Seed: seed, Form: fluid.FormHybrid, SACK: true})
 				default:
-					var err error
-					res, err = packet.Run(context.Background(), sc, packet.Settings{Seed: seed, SACK: true, LostRetransmit: sc.LostRetransmit})
-					if err != nil {
-						t.Fatal(err)
-					}
+					res = runPacketSeed(t, sc, 0, seed)
 				}
 				fl := res.Flows[0]
 				share[eng] += fl.MeanThroughputBps / sc.Links[0].CapacityBps / seeds
