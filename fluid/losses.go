@@ -49,6 +49,11 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		// back to ssthresh outside the law: the reduction starts from the window reached.
 		x[f.sub] = min(x[f.sub], w0)
 	}
+	// A loss found in slow start: the flow's packets left in trains, and so do the ACKs its
+	// recovery hears (jitterCounted). The packet engine's HighSpeed joining seed 000's
+	// dumbbell (ns-2's `same` run) falls from 1332 to 574 packets in its first recovery
+	// within 0.5 s; at its mean share of the link the fluid's fell from 1108 to 824 in 0.9 s.
+	train := w0 < model.SsthreshOf(f.law, f.sub)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
 	f.recoverFrom, f.recoverPoint = t, t+f.rtt
@@ -63,7 +68,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		if !(ss > 0 && ss < resume) {
 			ss = resume
 		}
-		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.idleAcks(f), 1+s.jitterCounted(f, true), s.busyQueue(f, y))
+		f.sr.start(f.recovery, t, f.rtt, w0, ss, resume, s.jitterCounted(f, train), 1+s.jitterCounted(f, true), s.busyQueue(f, y))
 		if s.retransmissionLost(f) {
 			s.prrTimeout(f)
 		}
@@ -306,6 +311,12 @@ func (s *system) dueReactions(t float64) bool {
 		if f.sr.kinkAt(t) {
 			changed = true // the window's path changes its law: restart the solver there
 			s.touched = append(s.touched, fi)
+			if t == f.sr.t1 { // the recovery ends: time its slow start back by the path now
+				if y == nil {
+					y = s.state(t)
+				}
+				f.sr.rebuildFrom(s.pathRTT(f, y))
+			}
 		}
 		if f.recheckAt <= t && f.rtx.holes > 0 {
 			if y == nil {

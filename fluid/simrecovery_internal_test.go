@@ -59,6 +59,22 @@ func TestSimRecSlowStartBackGrowth(t *testing.T) {
 		if got, want := r.holdUntil(), rtt+rtt*math.Log(34.5/22.5)/math.Log(growth); math.Abs(got-want) > 1e-12 {
 			t.Errorf("growth %.4f: the slow start back ends at %.6f s, want %.6f", growth, got, want)
 		}
+		// Timed by a path of half the round trip when the recovery ends (rebuildFrom), it
+		// grows as fast in half the time and sends its growth, (W − ½)·ln(growth)/R'.
+		r.rebuildFrom(rtt / 2)
+		if got, want := r.holdUntil(), rtt+rtt/2*math.Log(34.5/22.5)/math.Log(growth); math.Abs(got-want) > 1e-12 {
+			t.Errorf("growth %.4f, a round trip of R/2: the slow start back ends at %.6f s, want %.6f", growth, got, want)
+		}
+		w := r.window(rtt+0.25*rtt, ss)
+		if want := 0.5 + 22.5*math.Sqrt(growth); math.Abs(w-want) > 1e-12 {
+			t.Errorf("growth %.4f: half of R/2 into the slow start back the window is %.6f, want %.6f", growth, w, want)
+		}
+		if got, want := r.rebuildRate(rtt+0.25*rtt), (w-0.5)*math.Log(growth)/(rtt/2); math.Abs(got-want) > 1e-9 {
+			t.Errorf("growth %.4f: the slow start back sends its growth at %.6f packets/s, want %.6f", growth, got, want)
+		}
+		if got := r.rebuildRate(r.holdUntil()); got != 0 {
+			t.Errorf("growth %.4f: %.6f packets/s of growth after the slow start back, want 0", growth, got)
+		}
 	}
 }
 

@@ -31,5 +31,5 @@ func ExampleCompareFairness() {
 	ref := rep.Results[0].Reference
 	fmt.Printf("%s: Jain %.3f, ns-2 %.3f ± %.3f over %d seeds: %+.3f ± %.3f (95%%), %s %g, decided %v\n", ref.Source, rep.Results[0].JainMean(),
 		ref.Jain.Mean, ref.Jain.SD, ref.Jain.N, ref.JainDiff, ref.JainDiffCI95, ref.Verdict, ref.Tolerance, ref.Decided)
-	// Output: testdata/reference/ns2/fairness-rtt-reno.json: Jain 0.951, ns-2 0.965 ± 0.020 over 10 seeds: -0.014 ± 0.018 (95%), within 0.05, decided true
+	// Output: testdata/reference/ns2/fairness-rtt-reno.json: Jain 0.956, ns-2 0.965 ± 0.020 over 10 seeds: -0.009 ± 0.018 (95%), within 0.05, decided true
 }

@@ -15,20 +15,22 @@ import (
 // an experiment that comes within fails until it is removed here.
 var fairnessGaps = map[string]string{
 	// ns-2's flow started at 10 s times out at 10.7 of its loss events a run (seeds 1–10)
-	// and keeps 0.241 of the link (Jain 0.928 ± 0.040); the fluid's three flows time out
-	// 0–0.4 times a run (late bursts, fluid/lateack.go) and share the link evenly. The
-	// packet engine's flow times out as ns-2's and is within.
+	// and keeps 0.241 of the link (Jain 0.928 ± 0.040). The fluid's flows time out as the
+	// first flow's slow start back refills the queue the recoveries drained (late bursts,
+	// fluid/lateack.go), 18.4 and 10.0 times a run for the second and third, but by one rule
+	// for the whole run: in seven seeds the two escape the timeouts by the measured half and
+	// share the link nearly evenly (Jain 0.93–1.00), in three they never do (0.57), where
+	// each of ns-2's seeds lies between (0.83–0.97). The mean, 0.862 ± 0.201, is outside by
+	// 0.066, not decided by the seeds. The packet engine's flow times out as ns-2's and is
+	// within.
 	"same highspeed": "ns-2's second flow's timeouts",
 	// ns-2's flow started at 10 s times out at 1–2 of its 5–6 loss events in nearly every seed
 	// and keeps 0.222 of the link (Jain 0.925), the first of them while the third flow's slow
 	// start fills the queue (the packet engine's flow too, 1.2 a run); the fluid's times out
-	// 0.4 times a run and keeps 0.30. Compound cuts 3–6 times in 1000 s, so the measured half
-	// holds two or three cycles and a timeout decides a share.
+	// 0.9 times a run and keeps 0.284 (Jain 0.978, outside by 0.053, not decided). Compound
+	// cuts 3–6 times in 1000 s, so the measured half holds two or three cycles and a timeout
+	// decides a share.
 	"same compound": "ns-2's second flow's timeouts",
-	// Five Reno flows: ns-2's first starter keeps 0.236 ± 0.081 of the link over seeds 1–10,
-	// the fluid's 0.184; outside by 0.003, and not decided by the seeds (the difference's 95%
-	// interval ±0.059).
-	"friendliness reno": "the first Reno flow's share, within the seeds' noise",
 }
 
 // TestFairnessAgainstStored runs tcpfluid's fluid, counted as a packet sender counts
