@@ -99,13 +99,15 @@ func (g *goBackN) copiesTo(sent float64) float64 {
 
 // holesAtTimeout is what subflow f's window lost by the time its retransmission timer
 // fires at time t (y is the state then): every packet lost since its loss event, less the
-// holes NewReno's partial ACKs repaired meanwhile, one a round trip (Reno repairs the
-// first only).
+// holes NewReno's partial ACKs repaired meanwhile, one a round trip of the recovery, its
+// round trip when it began (the path's when the timer fires, drained while the sender
+// waited silent, counted up to thirty holes repaired in seed 003) (Reno repairs the first
+// only).
 func (s *system) holesAtTimeout(f *subflow, t float64, y []float64) float64 {
 	holes := (y[f.cnt+cntDropped] - f.gbn.dropsFrom) / f.mult
 	repaired := 1.0
-	if f.recovery == model.RecoveryNewReno {
-		repaired = max(math.Floor((t-f.recoverFrom)/f.rtt), 1)
+	if f.recovery == model.RecoveryNewReno && f.recoverRTT > 0 {
+		repaired = max(math.Floor((t-f.recoverFrom)/f.recoverRTT), 1)
 	}
 	return holes - min(repaired, holes-1)
 }

@@ -56,7 +56,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 	train := w0 < model.SsthreshOf(f.law, f.sub)
 	f.law.OnLoss(x, s.obsFor(f, t))
 	f.recoverUntil = t + f.rtt
-	f.recoverFrom, f.recoverPoint = t, t+f.rtt
+	f.recoverFrom, f.recoverPoint, f.recoverRTT = t, t+f.rtt, f.rtt
 	f.holes = 1
 	if f.lateRetransmission() {
 		s.recoveryTimeout(f)

@@ -183,6 +183,7 @@ type subflowState struct {
 	randomThreshold     float64 // the expected losses (p × packets) to the next random loss; see drawRandomLoss
 	recoverUntil        float64 // losses before this time belong to the current recovery
 	recoverFrom         float64 // when the current recovery began, s
+	recoverRTT          float64 // the round trip when it began, s: a NewReno partial ACK's pace (holesAtTimeout)
 	recoverPoint        float64 // until when a loss found is of data sent before the recovery began, s
 	holes               float64 // packets lost in the window the current recovery repairs
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
