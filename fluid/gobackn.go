@@ -99,10 +99,9 @@ func (g *goBackN) copiesTo(sent float64) float64 {
 
 // holesAtTimeout is what subflow f's window lost by the time its retransmission timer
 // fires at time t (y is the state then): every packet lost since its loss event, less the
-// holes NewReno's partial ACKs repaired meanwhile, one a round trip of the recovery, its
-// round trip when it began (the path's when the timer fires, drained while the sender
-// waited silent, counted up to thirty holes repaired in seed 003) (Reno repairs the first
-// only).
+// holes NewReno's partial ACKs repaired meanwhile, one per round trip of the recovery as it
+// began (Reno repairs the first only). The path's round trip when the timer fires, drained
+// while the sender waited silent, counted thirty holes repaired in seed 003 where two were.
 func (s *system) holesAtTimeout(f *subflow, t float64, y []float64) float64 {
 	holes := (y[f.cnt+cntDropped] - f.gbn.dropsFrom) / f.mult
 	repaired := 1.0

@@ -229,8 +229,6 @@ func (s *system) sendPerAck(t float64, y []float64) bool {
 	changed := false
 	for fi := range s.flows {
 		f := &s.flows[fi]
-		// A sender in fast recovery hears of packets sent before the loss, beyond the hole:
-		// those ACKs neither open its window nor clock out new packets.
 		if f.rate == 0 || f.sendW >= f.rwnd || s.paced(f) {
 			continue
 		}
@@ -242,6 +240,8 @@ func (s *system) sendPerAck(t float64, y []float64) bool {
 			continue
 		}
 		if s.form.holds(f, t) {
+			// A sender in fast recovery hears of packets sent before the loss, beyond the
+			// hole: those ACKs neither open its window nor clock out new packets.
 			continue
 		}
 		if t < f.burstUntil || (s.stepEnd && t == f.burstUntil) {
