@@ -143,3 +143,47 @@ func FuzzSimRecBusyQueue(f *testing.F) {
 		}
 	})
 }
+
+// The slow start back after a RecoveryLinuxMinCwnd recovery, timed by any round trip the
+// path has when the recovery ends (rebuildFrom): the window rises from where the recovery
+// left it to the law's window, reaching it where the slow start ends, and what it sends
+// beyond its ACKs (rebuildRate) is finite, positive while it rises and zero after.
+func FuzzSimRecSlowStartBack(f *testing.F) {
+	f.Add(40.0, 0.1, 35.0, 1.0, 2.0, 0.05)
+	f.Add(3634.0, 0.49, 2698.0, 2.0/3, 5.0/3, 0.24)
+	f.Add(12.0, 1e-3, 11.0, 0.4, 1.4, 1e-3)
+	f.Fuzz(func(t *testing.T, w0, rtt, ss, idle, growth, rtt2 float64) {
+		if !(w0 >= 1 && w0 < 1e7 && rtt > 1e-6 && rtt < 100 && ss >= 1 && ss <= w0 && idle > 0.05 && idle <= 1 &&
+			growth > 1.01 && growth <= 2 && rtt2 > 1e-6 && rtt2 < 100) {
+			t.Skip()
+		}
+		var r simRec
+		r.start(model.RecoveryLinuxMinCwnd, 0, rtt, w0, ss, ss, idle, growth, busyQueue{})
+		if r.holdUntil() == 0 {
+			return // the recovery left the law's window: no slow start back
+		}
+		r.rebuildFrom(rtt2)
+		until := r.holdUntil()
+		if !(until >= r.t1) || math.IsInf(until, 0) {
+			t.Fatalf("the slow start back from %v at %v s ends at %v s", r.end, r.t1, until)
+		}
+		if until-r.t1 < 1e-9*rtt2 {
+			return // a restart a rounding error below the law's window: nothing to rise through
+		}
+		prev := r.window(r.t1, ss)
+		for i := 1; i <= 100; i++ {
+			at := r.t1 + (until-r.t1)*float64(i)/101
+			w, g := r.window(at, ss), r.rebuildRate(at)
+			if math.IsNaN(w) || w < prev*(1-1e-12) || w > ss*(1+1e-9) || !(g > 0) || math.IsInf(g, 0) {
+				t.Fatalf("at %v s: window %v after %v (law %v), growth %v packets/s: want rising to the law's, growing", at, w, prev, ss, g)
+			}
+			prev = w
+		}
+		if w := r.window(math.Nextafter(until, 0), ss); math.Abs(w-ss) > 1e-6*ss {
+			t.Errorf("the slow start back ends at %v packets, want the law's %v", w, ss)
+		}
+		if g := r.rebuildRate(until); g != 0 {
+			t.Errorf("%v packets/s of growth where the slow start back ends, want 0", g)
+		}
+	})
+}
