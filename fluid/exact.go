@@ -91,6 +91,7 @@ func (s *system) exactCycle(f *subflow, l *link, x []float64, t, next float64) (
 	x[c+cntCwndTime] += packets * rtt
 	x[c+cntDropped] += lost
 	x[c+cntDelivered] += packets - lost
+	x[c+cntAcked] += packets - lost
 	x[l.off+lvDeparted] += packets * f.wire
 	if l.loss == model.LossRandom {
 		x[c+cntRandom] = 0

@@ -122,6 +122,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		lost := min(red, f.deliver/f.wire)
 		dy[c+cntDropped] = overflow + random + periodic + lost
 		dy[c+cntDelivered] = f.deliver/f.wire - lost
+		dy[c+cntAcked] = f.ackedLag / f.wire
 	}
 	if s.x != nil {
 		s.x.derivs(s, dy, yd, t) // marking and AQM state (ext.go)

@@ -31,6 +31,7 @@ const (
 	cntPeriodic         // integrated periodic-loss intensity since the last periodic loss
 	cntOverflow         // packets of this flow dropped by a full queue since its last reaction
 	cntCwndTime         // ∫ cwnd dt, packet·s
+	cntAcked            // packets whose ACKs have reached the sender (the counted form's ackedLag)
 	flowCounters
 )
 

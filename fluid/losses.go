@@ -41,6 +41,7 @@ func (s *system) loss(f *subflow, t float64, y []float64) {
 		return
 	}
 	w0 := f.window(t, min(x[f.sub], f.rwnd))
+	f.lossWindow, f.ackedAtLoss = w0, y[f.cnt+cntAcked]
 	f.copies += f.gbn.lossEvent(w0, f.mult, f.droppedAtEvent, y[f.cnt+cntSent])
 	f.dropsDeaf = true
 	s.countLoss(f, t, y)
@@ -138,8 +139,8 @@ func (s *system) countLoss(f *subflow, t float64, y []float64) {
 // it again (it ends Reno's fast recovery, and is NewReno's first partial ACK) unless the
 // timer fires first, as it does when the retransmission waits behind a queue longer than
 // the smoothed RTT says. The sender holds its reduced window until the timer fires
-// (timeoutFires), then restarts from one packet, retransmitting from the first hole at once
-// (go-back-N).
+// (timeoutFires), sending only what its duplicate ACKs let out (awaitflight.go), then
+// restarts from one packet, retransmitting from the first hole at once (go-back-N).
 func (s *system) recoveryTimeout(f *subflow) {
 	detected := f.recoverFrom
 	rto := f.rto()
@@ -152,9 +153,10 @@ func (s *system) recoveryTimeout(f *subflow) {
 	f.sr.on = false // it waits for its timer with the law's reduced window
 }
 
-// silent reports whether subflow f sends nothing at time t: it waits for its timer, up to
-// and including the instant a recovery's timer fires (the timeout's window, not the held
-// one, sends from then on).
+// silent reports whether subflow f's window is still at time t while it waits for its
+// timer, up to and including the instant a recovery's timer fires (the timeout's window,
+// not the held one, sends from then on). It sends nothing then but what the duplicate ACKs
+// of a recovery let out (awaitflight.go).
 func (f *subflow) silent(t float64) bool {
 	return t < f.silentUntil || (f.timeoutDue && t == f.silentUntil)
 }
@@ -169,10 +171,11 @@ func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 		f.lateRtx = false
 	}
 	holes := s.holesAtTimeout(f, t, y)
+	awaited := (y[f.cnt+cntSent] - f.sentAtLoss) / f.mult
 	s.countLoss(f, t, y)
 	f.law.OnTimeout(y[f.off:f.off+f.nLaw], s.obsFor(f, t))
 	f.timeouts++
-	s.startGoBackN(f, t, y, holes)
+	s.startGoBackN(f, t, y, holes, awaited)
 }
 
 // overflowSynchronized schedules a loss for every flow crossing link li (state y).

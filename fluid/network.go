@@ -139,11 +139,14 @@ func (s *system) deliveries(t float64, y []float64) {
 			}
 		}
 		f.acked = max(f.deliver-lost, 0)
-		if f.deliveringCopy(y) {
+		if f.deliveringCopy(y) || f.gbn.stale(y[f.cnt+cntDelivered], y[f.cnt+cntDropped], f.mult) {
 			f.acked = 0
 		}
 		if s.form.counted {
 			f.ackedLag = f.ackPast.at(t-s.ackLag(f), t, f.acked, s.stepEnd)
+			if f.gbn.on && t < f.gbn.from+s.ackLag(f) {
+				f.ackedLag = 0 // the ACKs of what was delivered before the rebuild: stale too
+			}
 		}
 		// What the sender's latest RTT sample says: the queues its packet met, a return lag
 		// and its queueing delay ago (queuepast.go), not the queues of now. The timer reads
@@ -229,6 +232,10 @@ func (s *system) sendPerAck(t float64, y []float64) bool {
 	changed := false
 	for fi := range s.flows {
 		f := &s.flows[fi]
+		if r, ok := s.awaitRate(f, t, y); ok {
+			f.rate, changed = r, true
+			continue
+		}
 		if f.rate == 0 || f.sendW >= f.rwnd || s.paced(f) {
 			continue
 		}

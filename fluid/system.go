@@ -185,6 +185,8 @@ type subflowState struct {
 	recoverFrom         float64 // when the current recovery began, s
 	recoverRTT          float64 // the round trip when it began, s: a NewReno partial ACK's pace (holesAtTimeout)
 	recoverPoint        float64 // until when a loss found is of data sent before the recovery began, s
+	lossWindow          float64 // packets a member: the window the latest loss event found outstanding
+	ackedAtLoss         float64 // the acknowledged count (cntAcked) then
 	holes               float64 // packets lost in the window the current recovery repairs
 	sr                  simRec  // the window of a simulator's recovery (simrecovery.go)
 	droppedAtEvent      float64 // the dropped count (cntDropped) at the latest loss event
