@@ -17,10 +17,11 @@ import (
 // ACKs arrive once allowed = held + duplicate ACKs (+ partial ACKs) − outstanding at the
 // loss, and its packets lost meanwhile send no duplicate ACK. In seed 003 the packet
 // NewReno sends 62 packets between its fast retransmit at 5.33 s and its timeout at 5.90 s,
-// and its first slow start in seed000-colo-random-loss's CUBIC (seed 3) 4935 in the second
-// before its timer fires, where the fluid's 4930 now; silent before, the fluid's access
-// link carried 0.655 of its capacity in seed 003 against the packet engine's 0.696 (now
-// 0.678). What it sends widens the span its timeout goes back over (gobackn.go).
+// and CUBIC's first slow start on seed 000's path 5025 in the second before its timer
+// fires, where the fluid's 4961 now (TestAwaitedFlightSendsWhatDuplicateACKsLetOut);
+// silent before, the fluid's access link carried 0.655 of its capacity in seed 003
+// against the packet engine's 0.696 (now 0.678). What it sends widens the span its
+// timeout goes back over (gobackn.go).
 
 // dupAcksAtDetection is the duplicate ACKs a sender has heard when it retransmits fast
 // (ns-2's numdupacks_, RFC 5681).

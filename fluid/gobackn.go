@@ -51,7 +51,7 @@ import (
 // goBackN is a subflow's go-back-N rebuild, and what its latest loss event left for one.
 type goBackN struct {
 	on        bool
-	sentFrom  float64 // the subflow's sent count (cntSent) when the rebuild began
+	sentFrom  float64 // the subflow's sent count (cntSent) when the rebuild began (stale)
 	holeFrac  float64 // h, the fraction of the resent span that the network lost
 	lnGrowth  float64 // ln(1 + h): the rounds' growth a round trip (rounds)
 	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
@@ -61,10 +61,7 @@ type goBackN struct {
 	shape     float64 // the rebuild's growth over the mean hole density's (holeprofile.go)
 	growFrac  float64 // the hole density its rounds grow by: 1 + growFrac a round trip
 	dropsFrom float64 // the dropped count (cntDropped) where that window's losses begin
-	// sentBefore is the sent count (cntSent) when the rebuild began: until the packets sent
-	// before are delivered or dropped, their ACKs repeat the first hole's (stale).
-	sentBefore float64
-	holes      holeProfile
+	holes     holeProfile
 }
 
 // lossEvent ends any rebuild at a loss event of a window of w0 packets a member (mult
@@ -142,7 +139,6 @@ func (s *system) startGoBackN(f *subflow, t float64, y []float64, holes, awaited
 	g.lnGrowth = min(max(g.shape*math.Log1p(g.holeFrac), math.Log1p(1/g.span)), math.Ln2)
 	g.growFrac = math.Expm1(g.lnGrowth)
 	g.sentFrom = y[f.cnt+cntSent]
-	g.sentBefore = y[f.cnt+cntSent]
 	g.untilSent, g.from = g.sentFrom+g.span*f.mult, t
 	g.skipRate = (1/g.holeFrac - 1) * f.mult / f.rtt
 }
@@ -158,7 +154,7 @@ func (g *goBackN) left(t, sent float64) float64 {
 // still misses the holes below them, so their ACKs are duplicates, which neither open the
 // window nor clock out packets.
 func (g *goBackN) stale(n, dropped, mult float64) bool {
-	return g.on && n+dropped < g.sentBefore-mult/2
+	return g.on && n+dropped < g.sentFrom-mult/2
 }
 
 // heard is the fraction of its ACKs that subflow f's law hears at window w, packets.
