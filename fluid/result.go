@@ -133,11 +133,13 @@ func (s *system) flowRows(t float64) int {
 }
 
 // queuePkts is the queue of one copy of link l in state y as shown (trainqueue.go),
-// packets.
+// packets: never more than its buffer, which the solver's interpolant between two steps
+// may graze past by its local error (a sample 0.15 bytes over a 6660-byte buffer, found
+// by FuzzRun, testdata/fuzz/FuzzRun/073d9ef5aefdfe1b).
 func (l *link) queuePkts(y []float64) float64 {
 	q := y[l.off+lvQueue]
 	if l.train != nil {
 		q = l.shownQueue(max(q, 0))
 	}
-	return q / (l.refBytes * l.copies)
+	return min(q, l.bufBytes) / (l.refBytes * l.copies)
 }
