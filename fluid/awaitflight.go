@@ -1,10 +1,6 @@
 package fluid
 
-import (
-	"math"
-
-	"github.com/tcpfluid/tcpfluid/model"
-)
+import "github.com/tcpfluid/tcpfluid/model"
 
 // What a recovery that waits for its timer sends meanwhile. ns-2's Reno and NewReno agents
 // (and the packet engine's tcpFlow) keep the window they reduced to at the fast retransmit
@@ -32,14 +28,14 @@ const dupAcksAtDetection = 3
 // sent (the step within a packet keeps the field continuous); ok is false where the sender
 // is not in such a wait.
 func (s *system) awaitRate(f *subflow, t float64, y []float64) (rate float64, ok bool) {
-	if !f.timeoutDue || !s.roundTimed(f) || s.set.SACK || s.simRecovers(f) || t < f.recoverFrom ||
+	if !f.timeoutDue || !s.roundTimed(f) || s.set.SACK || t < f.recoverFrom ||
 		!f.active || !s.pathUp(f.links) {
 		return 0, false
 	}
 	repaired := 0.0
 	switch f.recovery {
 	case model.RecoveryNewReno:
-		repaired = math.Floor((t - f.recoverFrom) / f.recoverRTT)
+		repaired = f.partialAcks(t)
 	case model.RecoveryReno:
 		if t >= f.recoverFrom+f.recoverRTT {
 			return 0, true

@@ -112,10 +112,19 @@ func (g *goBackN) copiesTo(sent float64) float64 {
 func (s *system) holesAtTimeout(f *subflow, t float64, y []float64) float64 {
 	holes := (y[f.cnt+cntDropped] - f.gbn.dropsFrom) / f.mult
 	repaired := 1.0
-	if f.recovery == model.RecoveryNewReno && f.recoverRTT > 0 {
-		repaired = max(math.Floor((t-f.recoverFrom)/f.recoverRTT), 1)
+	if f.recovery == model.RecoveryNewReno {
+		repaired = max(f.partialAcks(t), 1)
 	}
 	return holes - min(repaired, holes-1)
+}
+
+// partialAcks is the partial ACKs a NewReno recovery of subflow f has heard by time t, one
+// a round trip of the recovery as it began.
+func (f *subflow) partialAcks(t float64) float64 {
+	if !(f.recoverRTT > 0) {
+		return 0
+	}
+	return math.Floor((t - f.recoverFrom) / f.recoverRTT)
 }
 
 // goesBackN reports whether subflow f's timeouts resend its window go-back-N with holes a
