@@ -95,6 +95,7 @@ func newSystem(sc *model.Scenario, set Settings, fo *folding) (*system, error) {
 	if sys.x, err = newExtension(sys, &lay); err != nil {
 		return nil, err
 	}
+	sys.markPacedStreams()
 	sys.placeTrains()
 	sys.restart = make([]int, 1, 1+len(sys.links)*linkGuards)
 	for g := range len(sys.links) * linkGuards {

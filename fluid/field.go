@@ -109,7 +109,10 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 				red += l.lossPkt * aPkts
 				dy[l.off+lvDropped] += l.lossPkt * st.arrive // the link's count of what RED takes
 			}
-			if l.mode == queueFull && l.arrive > 0 {
+			switch {
+			case l.racing():
+				overflow += max(st.arrive-l.raceAdmission(st), 0) / f.wire
+			case l.mode == queueFull && l.arrive > 0:
 				overflow += aPkts * max(l.arrive-l.capBps, 0) / l.arrive
 			}
 		}

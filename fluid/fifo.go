@@ -173,8 +173,12 @@ func (l *link) serveFIFO(y []float64, h float64) {
 }
 
 // admission is the rate at which stream st's bytes enter link l's queue, bytes/s: what
-// arrives, less its share of what a full queue drops.
+// arrives, less its share of what a full queue drops — an even share, unless paced
+// streams alone overfill it and race the others for its slots (slotrace.go).
 func (l *link) admission(st *stream) float64 {
+	if l.racing() {
+		return l.raceAdmission(st)
+	}
 	if l.mode == queueFull && l.arrive > l.capBps {
 		return st.arrive * l.capBps / l.arrive
 	}

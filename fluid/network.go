@@ -110,11 +110,14 @@ func (s *system) propagate(t float64, y []float64) {
 	}
 	for _, li := range s.order {
 		l := &s.links[li]
-		l.arrive = 0
+		l.arrive, l.pacedArrive = 0, 0
 		for _, st := range l.streams {
 			st.offered = st.arrival()
 			st.arrive = st.offered * l.admits()
 			l.arrive += st.arrive
+			if st.paced {
+				l.pacedArrive += st.arrive
+			}
 		}
 		l.serve(y)
 		if l.red {

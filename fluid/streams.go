@@ -20,6 +20,7 @@ type stream struct {
 	// offered is what reaches the link, arrive what its random or periodic loss lets in,
 	// depart what leaves it, bytes/s.
 	offered, arrive, depart float64
+	paced                   bool      // its flow paces its sends (slotrace.go)
 	hints                   pastHints // where its RTT sample's look-ups in the link's past ended (queuepast.go)
 }
 

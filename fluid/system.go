@@ -89,9 +89,11 @@ type linkState struct {
 }
 
 type linkEval struct {
-	arrive  float64 // bytes/s
-	depart  float64 // bytes/s
-	lossPkt float64 // RED drop probability at the current average
+	arrive float64 // bytes/s
+	// pacedArrive is what the paced streams bring of it (slotrace.go), bytes/s.
+	pacedArrive float64
+	depart      float64 // bytes/s
+	lossPkt     float64 // RED drop probability at the current average
 	// FQ links (fq.go): the fair rate of a constrained queue, bytes/s (+Inf when none is);
 	// scratch for the unconstrained queues' order.
 	fair  float64
