@@ -226,13 +226,11 @@ func TestBBRRandomLoss(t *testing.T) {
 
 // The fluid engine against the packet engine on the modern built-ins: throughput and mean
 // window within 10%, queueing delay within 15% (or within 0.2 ms, a few packets, for the
-// data-centre queues), and BBR's share against CUBIC within 0.1 of the link.
-//
-// Not asserted, and logged (measured at the commit that added them):
-//   - modern-bbr-random-loss: mean cwnd 388 (fluid) against 441 packets (packet), 12%;
-//     queueing delay 1.98 against 2.36 ms. A packet sender's recovery merges the losses of
-//     about two RTTs, the fluid engine's of one (its recovery window), so the fluid BBR
-//     conserves its window (cwnd = flight) more often. Throughput agrees to 0.6%.
+// data-centre queues), and BBR's share against CUBIC within 0.1 of the link. BBR under
+// random loss: mean cwnd 446.6 against 434.0 packets, queueing delay 1.92 against 2.23 ms
+// (388 against 441 and 1.98 against 2.36 ms when the test was written, and not asserted:
+// a packet sender's recovery merges the losses of about two RTTs, and the fluid's then
+// merged those of one).
 //
 // BBR against CUBIC has its own test (TestBBRAgainstCUBIC).
 func TestModernFluidVersusPacket(t *testing.T) {
@@ -248,7 +246,7 @@ func TestModernFluidVersusPacket(t *testing.T) {
 		{"modern-bufferbloat-pie", true, true, false},
 		{"modern-bufferbloat-fq_codel", true, true, false},
 		{"modern-bufferbloat-droptail", true, true, false},
-		{"modern-bbr-random-loss", false, false, false},
+		{"modern-bbr-random-loss", true, true, false},
 		{"modern-dctcp-2", true, true, false},
 		{"modern-dctcp-10", true, true, false},
 	} {
