@@ -36,10 +36,11 @@ func (s *system) markPacedStreams() {
 	}
 }
 
-// racing reports whether link l's queue is full, the paced streams' arrivals alone reach
-// its capacity, and others arrive too.
+// racing reports whether link l's one queue is full (an FQ link's flow queues drop by
+// their own rule, fq.go), the paced streams' arrivals alone reach its capacity, and others
+// arrive too.
 func (l *link) racing() bool {
-	return l.mode == queueFull && l.pacedArrive >= l.capBps && l.arrive > l.pacedArrive
+	return l.mode == queueFull && !l.fq && l.pacedArrive >= l.capBps && l.arrive > l.pacedArrive
 }
 
 // raceAdmission is the rate at which stream st's bytes enter link l while it is racing,
