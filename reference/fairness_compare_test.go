@@ -44,7 +44,7 @@ func TestStoredFairness(t *testing.T) {
 		t.Errorf("%d stored fairness experiments, want 15 (5 algorithms × 3 modes)", len(st))
 	}
 	for _, s := range st {
-		if s.Spec == nil || s.Jain.N != 10 || len(s.Shares) != len(s.Spec.Flows) || !strings.HasPrefix(s.Source, "testdata/reference/ns2/fairness-") {
+		if s.Spec == nil || s.Jain.N < 10 || len(s.Shares) != len(s.Spec.Flows) || !strings.HasPrefix(s.Source, "testdata/reference/ns2/fairness-") {
 			t.Errorf("%s: %d seeds, %d shares, spec %v", s.Source, s.Jain.N, len(s.Shares), s.Spec != nil)
 		}
 	}
