@@ -40,7 +40,7 @@ func (s *system) markPacedStreams() {
 // their own rule, fq.go), the paced streams' arrivals alone reach its capacity, and others
 // arrive too.
 func (l *link) racing() bool {
-	return l.mode == queueFull && !l.fq && l.pacedArrive >= l.capBps && l.arrive > l.pacedArrive
+	return l.mode == queueFull && !l.fq && l.capBps > 0 && l.pacedArrive >= l.capBps && l.arrive > l.pacedArrive
 }
 
 // raceAdmission is the rate at which stream st's bytes enter link l while it is racing,

@@ -43,6 +43,14 @@ func TestRaceAdmission(t *testing.T) {
 			}
 		}
 	}
+	// A link of no capacity does not race (a division by the paced arrivals, 0 there).
+	l0 := &link{}
+	l0.mode = queueFull
+	l0.streams = []*stream{{arrive: 0, paced: true}, {arrive: 10}}
+	l0.arrive = 10
+	if l0.racing() {
+		t.Error("a link of no capacity races")
+	}
 	// Below the capacity the paced stream does not race: the even split.
 	l := &link{}
 	l.capBps, l.mode = 1000, queueFull
