@@ -18,7 +18,7 @@ import "math"
 // 248 packets/s beside it: 8359 against 8443 packets/s at the ten-round maximum of a 40-ms
 // window; the even split and the race give 8356 and 8458), which paced the cruising phases
 // below capacity and left the queue empty between probes where the packet engine's stood
-// at a few packets (12.38 against 14.66 packets over 60 s, −15.5%; −11.2% with the race).
+// at a few packets (12.38 against 14.66 packets over 60 s, −15.5%; −11.8% with the race).
 // Below a_p = C the others fill the queue and the even split stays: a window-based sender's
 // packets come on its ACK clock, not at random phases (taken as random there, BBR's
 // packets lost 37% at CUBIC's overflows of modern-bbr-cubic-deep, and CUBIC's loss events
