@@ -16,7 +16,7 @@ import "math"
 // where the even split let in 83%: BBR's delivery rate over the probe, and so its
 // estimate, was 1% lower in the fluid than in the packet engine (a constant-rate source of
 // 248 packets/s beside it: 8359 against 8443 packets/s at the ten-round maximum of a 40-ms
-// window; the even split and the race give 8356 and 8458), which paced the cruising phases
+// window; the even split and the race give 8360 and 8459), which paced the cruising phases
 // below capacity and left the queue empty between probes where the packet engine's stood
 // at a few packets (12.38 against 14.66 packets over 60 s, −15.5%; −11.8% with the race).
 // Below a_p = C the others fill the queue and the even split stays: a window-based sender's
