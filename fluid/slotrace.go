@@ -12,8 +12,8 @@ import "math"
 // capacity)/arrivals.
 //
 // In BBR's probe over a shallow drop-tail buffer (modern-bbr-cubic-shallow: pacing at
-// 1.25·0.99 of an estimate near C) the others' packets thus get in at about C/(2a_p), 42%,
-// where the even split let in 83%: BBR's delivery rate over the probe, and so its
+// 1.25·0.99 of an estimate near C) the others' packets thus get in at about C/(2a_p), 41%,
+// where the even split let in 81%: BBR's delivery rate over the probe, and so its
 // estimate, was 1% lower in the fluid than in the packet engine (a constant-rate source of
 // 248 packets/s beside it: 8359 against 8443 packets/s at the ten-round maximum of a 40-ms
 // window; the even split and the race give 8360 and 8459), which paced the cruising phases
