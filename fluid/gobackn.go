@@ -51,7 +51,7 @@ import (
 // goBackN is a subflow's go-back-N rebuild, and what its latest loss event left for one.
 type goBackN struct {
 	on        bool
-	sentFrom  float64 // the subflow's sent count (cntSent) when the rebuild began (stale)
+	sentFrom  float64 // the subflow's sent count (cntSent) when the rebuild began; stale reads it
 	holeFrac  float64 // h, the fraction of the resent span that the network lost
 	lnGrowth  float64 // ln(1 + h): the rounds' growth a round trip (rounds)
 	untilSent float64 // the subflow's sent count (cntSent) at which the span is resent without skips
