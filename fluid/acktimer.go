@@ -111,6 +111,7 @@ func (f *subflow) left(y []float64) float64 {
 // have left the network, per member of its class, from its counters in y.
 func (f *subflow) countPackets(o *model.Observation, y []float64) {
 	o.SentPkts, o.LeftPkts = max(y[f.cnt+cntSent], 0)/f.mult, f.left(y)
+	o.LostPkts = max(y[f.cnt+cntDropped], 0) / f.mult
 }
 
 // deliveringCopy reports whether the packets arriving now are copies: they acknowledge

@@ -24,6 +24,9 @@ type Observation struct {
 	// with DeliveryRate (per flow of a class), for laws that count their packets in flight;
 	// 0 when unknown.
 	SentPkts, LeftPkts float64
+	// LostPkts is the packets of the flow lost so far (dropped at a full queue or by a
+	// link's loss process), counted where they are lost: set with SentPkts.
+	LostPkts float64
 	// MarkFrac is the fraction of the flow's packets arriving CE-marked (RFC 3168), as its
 	// ACKs report it, in [0, 1]: set by the fluid engine only (the event face counts marks
 	// through ECNReactor, signals.go); 0 for a flow without ECN.

@@ -103,7 +103,9 @@ type bbrParams struct {
 
 type bbr struct {
 	Base
-	p bbrParams
+	p  bbrParams
+	v2 bool       // BBR v2 (bbr2.go)
+	p2 bbr2Params // v2's constants
 }
 
 var _ WindowRestorer = (*bbr)(nil)
@@ -123,23 +125,32 @@ var (
 	_ Pacer              = (*bbrEvent)(nil)
 )
 
-// ResponseReference: BBR v1 has no loss response function (it does not reduce its rate on
-// loss up to about 20%).
+// ResponseReference: BBR has no loss response function (v1 does not reduce its rate on
+// loss up to about 20%, v2 not below its loss threshold of 2%).
 func (a *bbr) ResponseReference(LossModel) (ResponseReference, bool) {
 	return ResponseReference{}, false
 }
 
 func (a *bbr) NewFluid(c FlowConfig) FluidLaw {
 	f := &bbrFluid{}
-	f.bbrModel.init(a.p, c)
+	a.initModel(&f.bbrModel, c)
 	f.init0 = f.bbrModel
 	return f
 }
 
 func (a *bbr) NewEvent(c FlowConfig) EventLaw {
 	e := &bbrEvent{}
-	e.bbrModel.init(a.p, c)
+	a.initModel(&e.bbrModel, c)
 	return e
+}
+
+// initModel sets up a flow's model, v2's state too for BBR v2.
+func (a *bbr) initModel(m *bbrModel, c FlowConfig) {
+	m.init(a.p, c)
+	if a.v2 {
+		m.v2.p = a.p2
+		m.initV2()
+	}
 }
 
 // BBR modes.
@@ -183,7 +194,8 @@ type bbrModel struct {
 	probeRTTDone         float64 // s; 0 until the flight is down to 4 packets in ProbeRTT
 	probeRTTRoundDone    bool
 	started              bool
-	seed                 uint64 // the ProbeBW phase draws: a hash of the start time
+	seed                 uint64    // the ProbeBW phase draws: a hash of the start time
+	v2                   bbr2State // BBR v2's bounds and probing state (bbr2.go); off for v1
 }
 
 func (m *bbrModel) init(p bbrParams, c FlowConfig) {
@@ -208,8 +220,12 @@ func (m *bbrModel) start(o Observation) {
 	m.seed = math.Float64bits(o.Now) ^ 0x9e3779b97f4a7c15
 }
 
-// maxBw is the windowed maximum delivery rate, packets/s.
+// maxBw is the windowed maximum delivery rate, packets/s: v1's over bw_rounds rounds,
+// v2's over the last one or two bandwidth probes.
 func (m *bbrModel) maxBw() float64 {
+	if m.v2.on {
+		return max(m.v2.bwHi[0], m.v2.bwHi[1])
+	}
 	b := 0.0
 	n := int(m.p.bwRounds)
 	for i := 0; i < n; i++ {
@@ -223,6 +239,10 @@ func (m *bbrModel) maxBw() float64 {
 // sampleBw adds a delivery-rate sample (packets/s) of the current round to the filter.
 func (m *bbrModel) sampleBw(rate float64) {
 	if !(rate > 0) || math.IsInf(rate, 0) {
+		return
+	}
+	if m.v2.on {
+		m.v2.bwHi[1] = max(m.v2.bwHi[1], rate)
 		return
 	}
 	i := m.round % int(m.p.bwRounds)
@@ -264,14 +284,23 @@ func (m *bbrModel) inflight(bw, gain float64) float64 {
 	return w
 }
 
+// bwEst is the bandwidth BBR paces at and sizes its window for: BtlBw, for v2 at most its
+// short-term lower bound bw_lo (tcp_bbr2.c bbr_bw).
+func (m *bbrModel) bwEst() float64 {
+	if m.v2.on {
+		return min(m.maxBw(), m.v2.bwLo)
+	}
+	return m.maxBw()
+}
+
 // targetCwnd is cwnd_gain·BDP with the budget, at least 4 packets.
 func (m *bbrModel) targetCwnd() float64 {
-	return max(m.inflight(m.maxBw(), m.cwndGain), bbrMinCwnd)
+	return max(m.inflight(m.bwEst(), m.cwndGain), bbrMinCwnd)
 }
 
 // setPacing sets the pacing rate from BtlBw and the gain: never lower in Startup.
 func (m *bbrModel) setPacing() {
-	rate := m.pacingGain * m.maxBw() * (1 - m.p.margin)
+	rate := m.pacingGain * m.bwEst() * (1 - m.p.margin)
 	if m.fullBwReached || rate > m.pacingRate {
 		m.pacingRate = rate
 	}
@@ -365,6 +394,7 @@ type bbrEvent struct {
 	conservation     bool
 	prevRecovery     bool
 	timedOut         bool
+	ev2              bbr2Event
 }
 
 func (e *bbrEvent) Cwnd() float64 {
@@ -396,6 +426,10 @@ func (e *bbrEvent) OnLoss(Observation) {
 // OnTimeout restarts from one packet (Linux tcp_enter_loss) and treats the timeout as the
 // end of a round (bbr_set_state).
 func (e *bbrEvent) OnTimeout(o Observation) {
+	if e.v2.on {
+		e.onTimeoutV2()
+		return
+	}
 	e.saveCwnd(e.Cwnd(), e.prevRecovery)
 	e.cwnd = 1
 	e.fullBw = 0
@@ -410,6 +444,10 @@ func (e *bbrEvent) OnRateSample(rs RateSample, o Observation) {
 	}
 	e.start(o)
 	e.initPacing(e.cwnd, o)
+	if e.v2.on {
+		e.onRateSampleV2(rs, o)
+		return
+	}
 	now := o.Now
 	// bbr_update_bw: packet-timed rounds and the max filter.
 	roundStart := false

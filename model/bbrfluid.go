@@ -14,6 +14,7 @@ type bbrFluid struct {
 	past                 bbrHistory
 	flights              [bbrFlights]bbrFlight // phases' ends whose flights are still on the way, oldest first
 	nFlights             int
+	fv2                  bbr2Fluid // v2's round and timeout state (bbr2fluid.go)
 }
 
 // bbrFlights bounds the phase ends awaiting their delivery-rate sample: a phase lasts at
@@ -25,22 +26,23 @@ const bbrFlights = 16
 // when its last packet reaches the receiver, over one RTT.
 type bbrFlight struct{ at, window float64 } // s
 
-// bbrHistory holds the packets delivered, D, and those that have left the path
-// (Observation.LeftPkts) at the times of the last switches, to read them back in time.
+// bbrHistory holds the packets delivered, D, those that have left the path
+// (Observation.LeftPkts) and those lost (LostPkts) at the times of the last switches, to
+// read them back in time.
 type bbrHistory struct {
 	t    [64]float64
-	v    [64][2]float64 // D, left
+	v    [64][3]float64 // D, left, lost
 	n    int            // entries written
 	last int            // index of the newest entry
 }
 
-func (h *bbrHistory) add(t, d, left float64) {
+func (h *bbrHistory) add(t, d, left, lost float64) {
 	h.last = h.n % len(h.t)
-	h.t[h.last], h.v[h.last] = t, [2]float64{d, left}
+	h.t[h.last], h.v[h.last] = t, [3]float64{d, left, lost}
 	h.n++
 }
 
-// at is variable k (0: D, 1: left) at time t, interpolated between the switches around it,
+// at is variable k (0: D, 1: left, 2: lost) at time t, interpolated between the switches around it,
 // or between the newest one and now, where it is cur; the oldest kept if t is older.
 func (h *bbrHistory) at(k int, t, now, cur float64) float64 {
 	if h.n == 0 || t >= now {
@@ -82,7 +84,12 @@ func (h *bbrHistory) segment(k int, t, now, cur float64) (t0, v0, t1, v1 float64
 	return 0, 0, t1, v1, false
 }
 
-func (f *bbrFluid) Vars() int { return 2 }
+func (f *bbrFluid) Vars() int {
+	if f.v2.on {
+		return 3 // and inflight_hi's growth in UP
+	}
+	return 2
+}
 
 func (f *bbrFluid) Init(x []float64, o Observation) {
 	f.bbrModel = f.init0
@@ -90,9 +97,13 @@ func (f *bbrFluid) Init(x []float64, o Observation) {
 	f.past, f.nFlights = bbrHistory{}, 0
 	f.start(o)
 	x[0], x[1] = f.cwnd0, 0
-	f.past.add(o.Now, 0, o.LeftPkts)
+	f.past.add(o.Now, 0, o.LeftPkts, o.LostPkts)
 	f.initPacing(f.cwnd0, o)
 	f.roundStart, f.roundEnd, f.roundD = o.Now, o.Now+ClockRTT(o), 0
+	if f.v2.on {
+		x[2] = 0
+		f.fv2 = bbr2Fluid{roundLost: o.LostPkts, atMin: true} // RTprop is the first RTT
+	}
 }
 
 // Flight is the packets in flight at state x (FluidFlight), at most the window: those the
@@ -144,6 +155,10 @@ func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
 	if math.IsNaN(dlv) || math.IsInf(dlv, 0) {
 		dlv = 0
 	}
+	if f.v2.on {
+		f.derivV2(dx, x, o, dlv)
+		return
+	}
 	dx[1] = dlv
 	dx[0] = 0
 	w := x[0]
@@ -178,12 +193,14 @@ func (f *bbrFluid) ackRate(x []float64, o Observation) float64 {
 // and end.
 func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
 	g := o.Now - f.roundEnd
-	switch f.mode {
-	case bbrProbeBW:
+	switch {
+	case f.v2.on:
+		g = max(g, f.guardV2(x, o))
+	case f.mode == bbrProbeBW:
 		g = max(g, f.phaseGuard(x, o))
-	case bbrDrain:
+	case f.mode == bbrDrain:
 		g = max(g, f.inflight(f.maxBw(), 1)-f.Flight(x, o))
-	case bbrProbeRTT:
+	case f.mode == bbrProbeRTT:
 		g = max(g, o.Now-f.probeRTTExit)
 	}
 	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 {
@@ -229,12 +246,16 @@ const guardSlack = 1e-9
 // entered with its early end already reached ends at once, as a packet sender's next ACK
 // would end it).
 func (f *bbrFluid) Switch(x []float64, o Observation) {
+	if f.v2.on {
+		f.switchV2(x, o)
+		return
+	}
 	for range 4 * bbrCycleLen {
 		if !f.transition(x, o) {
 			break
 		}
 	}
-	f.past.add(o.Now, x[1], o.LeftPkts)
+	f.past.add(o.Now, x[1], o.LeftPkts, o.LostPkts)
 	f.setPacing()
 	if f.fullBwReached && f.mode != bbrProbeRTT {
 		x[0] = min(x[0], f.targetCwnd())
@@ -333,6 +354,9 @@ func (f *bbrFluid) endRound(x []float64, o Observation) {
 // probing phase.
 func (f *bbrFluid) OnLoss(x []float64, o Observation) {
 	f.saveCwnd(x[0], false)
+	if f.v2.on {
+		return // v2 cuts by its bounds, at its rounds' ends (bbr2fluid.go)
+	}
 	f.lossInPhase = true
 	x[0] = max(min(x[0], f.Flight(x, o)), bbrMinCwnd)
 	f.conserveUntil = o.Now + ClockRTT(o)
@@ -343,6 +367,10 @@ func (f *bbrFluid) OnLoss(x []float64, o Observation) {
 // its recovery ends (bbr_set_cwnd_to_recover_or_restore); the hybrid-recovery form calls
 // it where the recovery's last hole is repaired.
 func (f *bbrFluid) EndRecovery(x []float64, _ Observation) {
+	if f.v2.on && !f.fv2.timedOut {
+		return // v2 restores its window after a timeout only
+	}
+	f.fv2.timedOut = false
 	if f.mode != bbrProbeRTT {
 		x[0] = min(max(x[0], f.priorCwnd), f.maxCwnd)
 	}
@@ -352,6 +380,12 @@ func (f *bbrFluid) EndRecovery(x []float64, _ Observation) {
 func (f *bbrFluid) OnTimeout(x []float64, o Observation) {
 	f.saveCwnd(x[0], false)
 	f.fullBw = 0
+	if f.v2.on {
+		f.fv2.timedOut = true
+		if !f.probing() && math.IsInf(f.v2.inflightLo, 1) {
+			f.v2.inflightLo = f.priorCwnd
+		}
+	}
 	x[0] = 1
 	f.Switch(x, o)
 }

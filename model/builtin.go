@@ -27,6 +27,8 @@ var builtins = map[string]func() *Scenario{
 	"modern-bbr-cubic-1bdp":       modernBBRCubic1BDP,
 	"modern-bbr-cubic-deep":       modernBBRCubicDeep,
 	"modern-bbr-random-loss":      bbrRandomLoss,
+	"modern-bbr2-cubic-shallow":   modernBBR2CubicShallow,
+	"modern-bbr2-cubic-1bdp":      modernBBR2Cubic1BDP,
 	"modern-dctcp-2":              modernDCTCP2,
 	"modern-dctcp-10":             modernDCTCP10,
 	"modern-bufferbloat-droptail": modernBloatDropTail,

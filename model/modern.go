@@ -48,6 +48,17 @@ func bbrCubic(name string, bufferBDP float64, note string) func() *Scenario {
 	}
 }
 
+// bbr2Cubic is one BBR v2 and one CUBIC flow over a buffer of bufferBDP BDPs.
+func bbr2Cubic(name string, bufferBDP float64, note string) func() *Scenario {
+	return func() *Scenario {
+		s := bbrCubic(name, bufferBDP, "")()
+		s.Description = fmt.Sprintf("BBR v2 (Linux tcp_bbr2.c, v2alpha) against CUBIC over a 100 Mb/s, 40 ms bottleneck with a "+
+			"%g-BDP drop-tail buffer: BBR v2 starts at 0 s, CUBIC at 0.1 s, for 60 s. %s", bufferBDP, note)
+		s.Flows[0] = modernFlow("bbr2", "bbr2", 0)
+		return s
+	}
+}
+
 // bbrRandomLoss is one BBR flow on a path with random loss.
 func bbrRandomLoss() *Scenario {
 	l := modernLink(1)
@@ -124,6 +135,11 @@ var (
 		"A 1-BDP buffer: BBR still takes most of the link (ns-3 3.37's TcpBbr against TcpCubic: 0.86 of it, 0.90 of the goodput).")
 	modernBBRCubicDeep = bbrCubic("modern-bbr-cubic-deep", 10,
 		"A deep buffer: CUBIC fills it, BBR's window (2·BtlBw·RTprop) limits it, and CUBIC takes the larger share.")
+	modernBBR2CubicShallow = bbr2Cubic("modern-bbr2-cubic-shallow", 0.2,
+		"A shallow buffer: where v1 takes nearly all the link and loses a tenth of what it sends, v2's loss threshold "+
+			"sets inflight_hi at its probes' losses and leaves CUBIC about a fifth.")
+	modernBBR2Cubic1BDP = bbr2Cubic("modern-bbr2-cubic-1bdp", 1,
+		"A 1-BDP buffer: v2's bounds share the link about evenly with CUBIC (v1 takes most of it).")
 	modernDCTCP2        = dctcpStep(2)
 	modernDCTCP10       = dctcpStep(10)
 	modernBloatDropTail = bufferbloat(QueueDropTail)

@@ -30,6 +30,11 @@ type RateSample struct {
 	// Losses is the packets this ACK newly marks lost (the packet engine: one when the ACK
 	// starts a loss recovery, else 0).
 	Losses float64
+	// NewlyLost is the packets this ACK's scoreboard newly takes as lost (Linux's
+	// rs->losses); Lost is the packets taken as lost since the sampled packet left, and
+	// TxInFlight the packets in flight, with it, when it left (Linux's rs->lost and
+	// rs->tx_in_flight, which BBR v2 compares).
+	NewlyLost, Lost, TxInFlight float64
 	// AppLimited: the sender had nothing to send when the sampled packet left; the packet
 	// engine's senders are never application-limited before their data run out.
 	AppLimited bool

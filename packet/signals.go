@@ -53,6 +53,10 @@ type flowExt struct {
 	firstSentAt float64 // send time of the packet that started the current sample's flight, s
 	recs        []rateRec
 	mask        int64
+	// lost counts the packets the scoreboard has taken as lost (below lostEnd and not
+	// SACKed), each once: Linux's tp->lost, which BBR v2 reads. lostScan is where the count
+	// resumes.
+	lost, lostScan int64
 
 	rtx fifo[sentRec] // Settings.LostRetransmit: the episode's retransmissions in the order sent
 
@@ -66,6 +70,7 @@ type flowExt struct {
 	una0, sig0, sacked0 int64
 	lossEvents0         int
 	inflight0           float64
+	lost0               int64
 }
 
 // sentRec is a retransmission: the packet and when it left, s.
@@ -78,6 +83,8 @@ type sentRec struct {
 type rateRec struct {
 	delivered                        int64
 	deliveredAt, firstSentAt, sentAt float64
+	inflight                         float64 // packets in flight with this one, as it left
+	lost                             int64   // the flow's lost count as it left
 }
 
 // newFlowExt is the extension a flow needs, or nil; rack is Settings.LostRetransmit with SACK.
@@ -134,7 +141,8 @@ func (x *flowExt) onTransmit(sm *sim, f *tcpFlow, seq int64) {
 			x.firstSentAt, x.deliveredAt = sm.now, sm.now
 		}
 		x.grow(f, seq)
-		x.recs[seq&x.mask] = rateRec{delivered: x.delivered, deliveredAt: x.deliveredAt, firstSentAt: x.firstSentAt, sentAt: sm.now}
+		x.recs[seq&x.mask] = rateRec{delivered: x.delivered, deliveredAt: x.deliveredAt, firstSentAt: x.firstSentAt, sentAt: sm.now,
+			inflight: f.inFlight(sm) + 1, lost: x.lost}
 		if x.rack && seq < f.maxSent {
 			x.rtx.push(sentRec{seq: seq, sentAt: sm.now})
 		}
@@ -209,6 +217,18 @@ func (x *flowExt) beginAck(sm *sim, f *tcpFlow, e *event) {
 	x.una0, x.sig0, x.sacked0 = f.sndUna, f.signalled, f.sackedN
 	x.lossEvents0 = f.lossEvents
 	x.inflight0 = f.inFlight(sm)
+	x.lost0 = x.lost
+}
+
+// countLost adds to x.lost the packets the scoreboard now takes as lost that it had not.
+func (x *flowExt) countLost(f *tcpFlow) {
+	end := f.lostEnd()
+	for s := max(x.lostScan, f.sndUna); s < end; s++ {
+		if !f.sacked.has(f.sndUna, s) {
+			x.lost++
+		}
+	}
+	x.lostScan = max(x.lostScan, end)
 }
 
 // endAck gives the law what the ACK carried besides the window: the ECN echo (and the
@@ -295,14 +315,17 @@ func (x *flowExt) sample(sm *sim, f *tcpFlow, d int64) model.RateSample {
 			seq = s
 		}
 	}
+	x.countLost(f)
 	rs := model.RateSample{AckedSacked: float64(d), PriorInFlight: x.inflight0, InFlight: f.inFlight(sm),
-		Losses: float64(f.lossEvents - x.lossEvents0), InRecovery: f.inRecovery || f.lossState}
+		Losses: float64(f.lossEvents - x.lossEvents0), InRecovery: f.inRecovery || f.lossState,
+		NewlyLost: float64(x.lost - x.lost0)}
 	x.delivered += d
 	prior, priorAt, sendIvl := x.delivered, sm.now, 0.0
 	if seq >= 0 {
 		r := &x.recs[seq&x.mask]
 		prior, priorAt, sendIvl = r.delivered, r.deliveredAt, r.sentAt-r.firstSentAt
 		x.firstSentAt = r.sentAt
+		rs.TxInFlight, rs.Lost = r.inflight, float64(x.lost-r.lost)
 	}
 	if d > 0 {
 		x.deliveredAt = sm.now

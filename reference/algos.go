@@ -83,6 +83,7 @@ var missing = map[string]map[string]string{
 		"lia":   "MPTCP's coupled increase is not in ns-2.35",
 		"olia":  "MPTCP's OLIA is not in ns-2.35",
 		"vlia":  "VLIA is seed 001's own algorithm",
+		"bbr2":  "ns-2.35's TCP/Linux runs Linux 2.6 modules; BBR v2 was never in mainline Linux (Google's v2alpha tree)",
 	},
 	NS3: {
 		"tahoe":    "ns-3.37 has no Tahoe congestion control",
@@ -91,6 +92,7 @@ var missing = map[string]map[string]string{
 		"lia":      "ns-3.37 has no MPTCP",
 		"olia":     "ns-3.37 has no MPTCP",
 		"vlia":     "ns-3.37 has no MPTCP",
+		"bbr2":     "ns-3.37's TcpBbr is BBR v1; it has no BBR v2",
 	},
 }
 

@@ -60,6 +60,11 @@ func (s *Settings) defaults() error {
 	if err := settings.Algorithms(s.Algorithms, s.Params); err != nil {
 		return err
 	}
+	for _, a := range s.Algorithms {
+		if err := Responds(a); err != nil {
+			return err
+		}
+	}
 	if err := settings.LossModel(&s.LossModel); err != nil {
 		return err
 	}
@@ -403,10 +408,31 @@ func measure(ctx context.Context, algo string, p float64, s Settings) (Point, er
 	}, nil
 }
 
+// Responds reports, as an error wrapping model.ErrSettings, an algorithm that has no
+// response function: a paced, rate-based law (BBR) sends at its delivery-rate estimate,
+// which the response point's path, without a bottleneck, never bounds (its rate, and the
+// solver's work, would grow without end).
+func Responds(algo string) error {
+	a, err := model.New(algo)
+	if err != nil {
+		return nil // an unknown name is refused where the scenario is built
+	}
+	if _, paced := a.NewFluid(model.FlowConfig{}).(model.FluidPacer); paced {
+		return fmt.Errorf("%w: algorithm %s: a paced, rate-based law has no response function (on a path without a bottleneck "+
+			"its delivery-rate estimate grows without end); run it beside a bottleneck with random loss instead, "+
+			"as tcpfluid run --builtin modern-bbr-random-loss --algo %s does", model.ErrSettings, algo, algo)
+	}
+	return nil
+}
+
 // PointScenario is one flow on a path so fast that it never queues: the response function
 // is a property of the algorithm and the loss process alone. The receiver window is
-// unlimited (Scalable reaches 7.5·10^5 packets at p = 1e-7).
+// unlimited (Scalable reaches 7.5·10^5 packets at p = 1e-7). A paced law is refused
+// (Responds).
 func PointScenario(algo string, params map[string]float64, rttS, mssBytes float64) (*model.Scenario, error) {
+	if err := Responds(algo); err != nil {
+		return nil, err
+	}
 	sc := &model.Scenario{
 		Name:      "response-point",
 		DurationS: 1,

@@ -233,3 +233,21 @@ func BenchmarkResponseCycle(b *testing.B) {
 		})
 	}
 }
+
+// A paced, rate-based law has no response function: on the point's path, which has no
+// bottleneck, BBR's delivery-rate estimate and the solver's work grow without end (a run
+// took five minutes without a result). Window laws are measured.
+func TestRespondsRefusesPacedLaws(t *testing.T) {
+	for _, c := range []struct {
+		algo string
+		ok   bool
+	}{{"reno", true}, {"cubic@linux", true}, {"dctcp", true}, {"bbr", false}, {"bbr2", false}} {
+		err := Responds(c.algo)
+		if (err == nil) != c.ok || (err != nil && !errors.Is(err, model.ErrSettings)) {
+			t.Errorf("Responds(%q) = %v, want ok %v (else ErrSettings)", c.algo, err, c.ok)
+		}
+		if _, err := PointScenario(c.algo, nil, 0.1, 1460); (err == nil) != c.ok {
+			t.Errorf("PointScenario(%q): %v, want ok %v", c.algo, err, c.ok)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func (st *study) bloatRows() []bloatRow {
 func (st *study) modernSection() report.Section {
 	sec := report.Section{Title: "Today's algorithms and queues (fluid engine)",
 		Text: "Ten CUBIC flows over a 100 Mb/s, 40 ms bottleneck with a 1-BDP buffer under each queue discipline " +
-			"(the modern-bufferbloat-* built-ins), BBR v1 against one CUBIC flow over three buffers, DCTCP at its " +
+			"(the modern-bufferbloat-* built-ins), BBR v1 against one CUBIC flow over three buffers and BBR v2 over two, DCTCP at its " +
 			"marking threshold, and BBR alone under random loss against CUBIC. tcpfluid validate --builtin NAME " +
 			"compares each built-in with the packet engine, and tcpfluid reference --experiment scenario --builtin NAME " +
 			"with ns-3.37."}
@@ -150,15 +150,18 @@ func (st *study) modernSection() report.Section {
 	return sec
 }
 
-// bbrCubicTable is BBR's and CUBIC's share of the link in the modern-bbr-cubic-* built-ins.
+// bbrCubicTable is BBR's and CUBIC's share of the link in the modern-bbr-cubic-* and
+// modern-bbr2-cubic-* built-ins.
 func (st *study) bbrCubicTable() report.Table {
-	tab := report.Table{ID: "bbr-cubic", Title: "BBR v1 against one CUBIC flow: share of the link by buffer",
+	tab := report.Table{ID: "bbr-cubic", Title: "BBR v1 and v2 against one CUBIC flow: share of the link by buffer",
 		Columns: []string{"built-in", "buffer (BDP)", "BBR share", "CUBIC share"},
-		Note:    "The fluid BBR takes the share packets give it over 0.2 and 1 BDP (packet engine 0.94 and 0.87, ns-3.37 0.85 over 1 BDP); over 10 BDPs, where its share grows through the run from where CUBIC's slow-start overshoot left it, the packet engine gives it 0.27 (docs/models.md, BBR)."}
+		Note: "The fluid BBR v1 takes the share packets give it over 0.2 and 1 BDP (packet engine 0.94 and 0.87, ns-3.37 0.85 over 1 BDP); over 10 BDPs, where its share grows through the run from where CUBIC's slow-start overshoot left it, the packet engine gives it 0.27 (docs/models.md, BBR). " +
+			"BBR v2's loss-set bounds leave CUBIC about a fifth of a 0.2-BDP link and half of a 1-BDP one (packet engine 0.21 and 0.52; ns-3.37 has no BBR v2)."}
 	for _, c := range []struct {
 		name string
 		bdp  float64
-	}{{"modern-bbr-cubic-shallow", 0.2}, {"modern-bbr-cubic-1bdp", 1}, {"modern-bbr-cubic-deep", 10}} {
+	}{{"modern-bbr-cubic-shallow", 0.2}, {"modern-bbr-cubic-1bdp", 1}, {"modern-bbr-cubic-deep", 10},
+		{"modern-bbr2-cubic-shallow", 0.2}, {"modern-bbr2-cubic-1bdp", 1}} {
 		res := st.scenarioResult(c.name)
 		sc, err := model.Builtin(c.name)
 		if res == nil || err != nil || len(res.Flows) < 2 {
