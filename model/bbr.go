@@ -351,6 +351,36 @@ func (m *bbrModel) advanceCycle(now float64) {
 	m.updateGains()
 }
 
+// enterProbeRTT starts ProbeRTT, saving the window cwnd (v2: the probe's feedback ends
+// and a round starts).
+func (m *bbrModel) enterProbeRTT(cwnd float64) {
+	m.mode = bbrProbeRTT
+	m.updateGains()
+	m.saveCwnd(cwnd, false)
+	if m.v2.on {
+		m.v2.ackPhase, m.v2.restartRound = bbr2AcksProbeStopping, true
+	}
+}
+
+// leaveProbeRTT ends ProbeRTT: v1 to Startup or a ProbeBW phase, v2 to CRUISE.
+func (m *bbrModel) leaveProbeRTT(now float64) {
+	if m.v2.on {
+		m.exitProbeRTT(now)
+		return
+	}
+	m.resetMode(now)
+}
+
+// leaveDrain starts ProbeBW: v1 at a drawn phase, v2 in DOWN.
+func (m *bbrModel) leaveDrain(now float64) {
+	if m.v2.on {
+		m.mode = bbrProbeBW
+		m.startDown(now)
+		return
+	}
+	m.enterProbeBW(now)
+}
+
 // resetMode leaves ProbeRTT for Startup or ProbeBW.
 func (m *bbrModel) resetMode(now float64) {
 	if !m.fullBwReached {

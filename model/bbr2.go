@@ -166,9 +166,9 @@ func (m *bbrModel) capAt(h float64) float64 {
 	return max(min(c, m.v2.inflightLo), bbrMinCwnd)
 }
 
-// probeRTTCwnd is ProbeRTT's window: half the BDP, at least 4 packets.
+// probeRTTCwnd is ProbeRTT's window: v1's 4 packets, v2's half the BDP (at least 4).
 func (m *bbrModel) probeRTTCwnd() float64 {
-	if m.v2.p.probeRTTGain == 0 {
+	if !m.v2.on || m.v2.p.probeRTTGain == 0 {
 		return bbrMinCwnd
 	}
 	return max(bbrMinCwnd, m.bdp(m.bwEst(), m.v2.p.probeRTTGain))

@@ -76,28 +76,21 @@ func (f *bbrFluid) derivV2(dx, x []float64, o Observation, dlv float64) {
 	}
 }
 
-// guardV2 is the largest of v2's pending switches beyond those v1 shares.
-func (f *bbrFluid) guardV2(x []float64, o Observation) float64 {
-	now := o.Now
-	g := f.atMinGuard(o)
-	switch f.mode {
-	case bbrDrain:
-		g = max(g, f.inflight(f.maxBw(), 1)-f.Flight(x, o))
-	case bbrProbeRTT:
-		g = max(g, now-f.probeRTTExit)
-	case bbrProbeBW:
-		if f.v2.probeSamples {
-			g = max(g, f.tooHighGuard(x, o))
-		}
-		wait := now - f.cycleStamp - f.v2.probeWait
-		switch f.cycleIdx {
-		case bbr2Down:
-			g = max(g, wait, f.cruiseGuard(x, o))
-		case bbr2Cruise:
-			g = max(g, wait)
-		case bbr2Up:
-			g = max(g, f.upGuard(x, o))
-		}
+// cycleGuard is the largest of the ProbeBW cycle's pending switches: the probe's loss too
+// high, DOWN's and CRUISE's wait for the next probe, DOWN's drained flight, UP's end.
+func (f *bbrFluid) cycleGuard(x []float64, o Observation) float64 {
+	g := -1.0
+	if f.v2.probeSamples {
+		g = f.tooHighGuard(x, o)
+	}
+	wait := o.Now - f.cycleStamp - f.v2.probeWait
+	switch f.cycleIdx {
+	case bbr2Down:
+		g = max(g, wait, f.cruiseGuard(x, o))
+	case bbr2Cruise:
+		g = max(g, wait)
+	case bbr2Up:
+		g = max(g, f.upGuard(x, o))
 	}
 	return g
 }
@@ -123,81 +116,27 @@ func (f *bbrFluid) riskyGuard(x []float64, o Observation) float64 {
 	return f.Flight(x, o) - (f.v2.inflightHi + x[2])
 }
 
-// switchV2 is Switch for v2.
-func (f *bbrFluid) switchV2(x []float64, o Observation) {
+// foldHi moves inflight_hi's growth in UP into the model's inflight_hi.
+func (f *bbrFluid) foldHi(x []float64) {
 	if !math.IsInf(f.v2.inflightHi, 1) {
 		f.v2.inflightHi += x[2]
 	}
 	x[2] = 0
-	for range 4 * bbrCycleLen {
-		if !f.transitionV2(x, o) {
-			break
-		}
-	}
-	if f.v2.restartRound {
-		f.roundStart, f.roundD, f.fv2.roundLost = o.Now, x[1], f.lostKnown(o.Now, o)
-		f.roundEnd = o.Now + ClockRTT(o)
-		f.v2.restartRound = false
-	}
-	f.past.add(o.Now, x[1], o.LeftPkts, o.LostPkts)
-	f.setPacing()
-	if f.fullBwReached && f.mode != bbrProbeRTT {
-		x[0] = min(x[0], f.targetCwnd())
-	}
+}
+
+// restartRound starts a round now, as a v2 phase does (next_rtt_delivered).
+func (f *bbrFluid) restartRound(x []float64, o Observation) {
+	f.roundStart, f.roundD, f.fv2.roundLost = o.Now, x[1], f.lostKnown(o.Now, o)
+	f.roundEnd = o.Now + ClockRTT(o)
+	f.v2.restartRound = false
+}
+
+// boundV2 holds the window to ProbeRTT's and to the bounds (bbr2_bound_cwnd_for_inflight_model).
+func (f *bbrFluid) boundV2(x []float64) {
 	if f.mode == bbrProbeRTT {
 		x[0] = min(x[0], f.probeRTTCwnd())
 	}
 	x[0] = min(x[0], f.cwndCap())
-}
-
-// transitionV2 applies the first of v2's transitions due and reports whether there was one.
-func (f *bbrFluid) transitionV2(x []float64, o Observation) bool {
-	now := o.Now
-	switch {
-	case now-f.roundEnd >= -guardSlack:
-		f.endRoundV2(x, o)
-		return true
-	case f.nFlights > 0 && now-f.flights[0].at >= -guardSlack:
-		w := f.flights[0].window
-		f.sampleBw((x[1] - f.past.at(0, now-w, now, x[1])) / w)
-		copy(f.flights[:], f.flights[1:f.nFlights])
-		f.nFlights--
-		return true
-	case f.minRTTGuard(o) >= -guardSlack:
-		f.minRTT, f.minRTTStamp = ClockRTT(o), now
-		return true
-	case f.atMinGuard(o) >= -guardSlack:
-		f.fv2.atMin = !f.fv2.atMin
-		f.minRTTStamp = now
-		return true
-	case f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack:
-		f.minRTT, f.minRTTStamp = ClockRTT(o), now
-		f.mode = bbrProbeRTT
-		f.updateGains()
-		f.saveCwnd(x[0], false)
-		x[0] = min(x[0], f.probeRTTCwnd())
-		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
-		f.v2.ackPhase, f.v2.restartRound = bbr2AcksProbeStopping, true
-		return true
-	}
-	switch f.mode {
-	case bbrProbeRTT:
-		if now-f.probeRTTExit >= -guardSlack {
-			f.minRTTStamp = now
-			x[0] = max(x[0], f.priorCwnd)
-			f.exitProbeRTT(now)
-			return true
-		}
-	case bbrDrain:
-		if f.inflight(f.maxBw(), 1)-f.Flight(x, o) >= -guardSlack {
-			f.mode = bbrProbeBW
-			f.startDown(now)
-			return true
-		}
-	case bbrProbeBW:
-		return f.cycleV2(x, o)
-	}
-	return false
 }
 
 // cycleV2 applies a due transition of the ProbeBW cycle.

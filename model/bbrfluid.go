@@ -194,14 +194,17 @@ func (f *bbrFluid) ackRate(x []float64, o Observation) float64 {
 func (f *bbrFluid) Guard(x []float64, o Observation) float64 {
 	g := o.Now - f.roundEnd
 	switch {
-	case f.v2.on:
-		g = max(g, f.guardV2(x, o))
+	case f.mode == bbrProbeBW && f.v2.on:
+		g = max(g, f.cycleGuard(x, o))
 	case f.mode == bbrProbeBW:
 		g = max(g, f.phaseGuard(x, o))
 	case f.mode == bbrDrain:
 		g = max(g, f.inflight(f.maxBw(), 1)-f.Flight(x, o))
 	case f.mode == bbrProbeRTT:
 		g = max(g, o.Now-f.probeRTTExit)
+	}
+	if f.v2.on {
+		g = max(g, f.atMinGuard(o))
 	}
 	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 {
 		g = max(g, o.Now-f.minRTTStamp-f.p.minRTTWin)
@@ -247,18 +250,23 @@ const guardSlack = 1e-9
 // would end it).
 func (f *bbrFluid) Switch(x []float64, o Observation) {
 	if f.v2.on {
-		f.switchV2(x, o)
-		return
+		f.foldHi(x)
 	}
 	for range 4 * bbrCycleLen {
 		if !f.transition(x, o) {
 			break
 		}
 	}
+	if f.v2.restartRound {
+		f.restartRound(x, o)
+	}
 	f.past.add(o.Now, x[1], o.LeftPkts, o.LostPkts)
 	f.setPacing()
 	if f.fullBwReached && f.mode != bbrProbeRTT {
 		x[0] = min(x[0], f.targetCwnd())
+	}
+	if f.v2.on {
+		f.boundV2(x)
 	}
 }
 
@@ -266,7 +274,11 @@ func (f *bbrFluid) Switch(x []float64, o Observation) {
 func (f *bbrFluid) transition(x []float64, o Observation) bool {
 	now := o.Now
 	if now-f.roundEnd >= -guardSlack {
-		f.endRound(x, o)
+		if f.v2.on {
+			f.endRoundV2(x, o)
+		} else {
+			f.endRound(x, o)
+		}
 		return true
 	}
 	if f.nFlights > 0 && now-f.flights[0].at >= -guardSlack {
@@ -280,15 +292,18 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 		f.minRTT, f.minRTTStamp = ClockRTT(o), now
 		return true
 	}
+	if f.v2.on && f.atMinGuard(o) >= -guardSlack {
+		f.fv2.atMin = !f.fv2.atMin
+		f.minRTTStamp = now
+		return true
+	}
 	if f.mode != bbrProbeRTT && f.p.probeRTTTime > 0 && now-f.minRTTStamp-f.p.minRTTWin >= -guardSlack {
 		// The filter expired: its next sample is the RTT now, and ProbeRTT starts. The
 		// mode changes before the window is saved, so the saved one is the larger of it
 		// and the one saved at the last loss (bbr_update_min_rtt, then bbr_save_cwnd).
 		f.minRTT, f.minRTTStamp = ClockRTT(o), now
-		f.mode = bbrProbeRTT
-		f.updateGains()
-		f.saveCwnd(x[0], false)
-		x[0] = min(x[0], bbrMinCwnd)
+		f.enterProbeRTT(x[0])
+		x[0] = min(x[0], f.probeRTTCwnd())
 		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
 		return true
 	}
@@ -297,15 +312,18 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 		if now-f.probeRTTExit >= -guardSlack {
 			f.minRTTStamp = now
 			x[0] = max(x[0], f.priorCwnd)
-			f.resetMode(now)
+			f.leaveProbeRTT(now)
 			return true
 		}
 	case bbrDrain:
 		if f.inflight(f.maxBw(), 1)-f.Flight(x, o) >= -guardSlack {
-			f.enterProbeBW(now)
+			f.leaveDrain(now)
 			return true
 		}
 	case bbrProbeBW:
+		if f.v2.on {
+			return f.cycleV2(x, o)
+		}
 		if f.phaseGuard(x, o) >= -guardSlack {
 			f.awaitFlight(o)
 			f.advanceCycle(now)
