@@ -2,6 +2,7 @@ package response
 
 import (
 	"context"
+	"math"
 	"testing"
 )
 
@@ -54,6 +55,24 @@ func TestConvergeBadInput(t *testing.T) {
 	} {
 		if _, err := Converge(context.Background(), s); err == nil {
 			t.Errorf("%+v: no error", s)
+		}
+	}
+}
+
+// BBR has no congestion avoidance to fill a link with: from one packet its Startup doubles
+// the window each round, so it reaches the BDP N in about log2(N) round trips (its pacing
+// starts a little behind: within three more). The tight tolerance the window laws' plateaus
+// need made the solver's step underflow at BBR's switches past a second.
+func TestConvergeBBRFillsInStartup(t *testing.T) {
+	rep, err := Converge(context.Background(), ConvergeSettings{Algorithms: []string{"bbr", "bbr2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		rounds := math.Log2(r.BDPPkts)
+		if r.FillTimeS == nil || *r.FillTimeS < rounds*r.RTTS || *r.FillTimeS > (rounds+3)*r.RTTS {
+			t.Errorf("%s at %g bit/s, %g B: fill %v s, want %.3f to %.3f (log2 of the BDP, +3, round trips)", r.Algorithm,
+				r.BandwidthBps, r.MSSBytes, r.FillTimeS, rounds*r.RTTS, (rounds+3)*r.RTTS)
 		}
 	}
 }
