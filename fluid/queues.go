@@ -49,6 +49,7 @@ func (s *system) switchQueue(li, slot int, t float64, y []float64) {
 func (s *system) jump(t float64) {
 	y := s.drv.Y()
 	yd := y.RawVector().Data
+	s.watchJumped(t, yd)
 	if s.x != nil {
 		s.x.switchDue(s, t, y) // a paced law's mode switch the jump finds due (ext.go)
 	}
@@ -113,6 +114,7 @@ func (s *system) jumpFlows(t float64, flows []int) {
 		return
 	}
 	yd := s.drv.Y().RawVector().Data
+	s.watchJumped(t, yd)
 	s.gen++
 	s.ensure(t, s.drv.Y())
 	if s.lateAcks && s.settleLateAcks(t, yd) {

@@ -277,6 +277,21 @@ func (s *system) handle(ev int, t float64) {
 	s.jump(t)
 }
 
+// watchJumped records every watched window that a jump at time t (state yd) has carried to
+// or past its level: the guard locates crossings from below only, and a window restored at
+// once (BBR's at a recovery's end) lands on its level without crossing it.
+func (s *system) watchJumped(t float64, yd []float64) {
+	if len(s.set.Watch) == 0 {
+		return
+	}
+	for fi := range s.flows {
+		f := &s.flows[fi]
+		if f.active && f.watch >= 0 && !f.watchHit && yd[f.off+f.sub] >= f.watch {
+			s.watchCrossed(fi, t)
+		}
+	}
+}
+
 // watchCrossed records that flow fi's window reached its watched level at time t and ends
 // the run when every watch asked to.
 func (s *system) watchCrossed(fi int, t float64) {
