@@ -122,6 +122,7 @@ var (
 	_ RecoveryEnder      = (*bbrFluid)(nil)
 	_ EventLaw           = (*bbrEvent)(nil)
 	_ RateSampler        = (*bbrEvent)(nil)
+	_ LossSampler        = (*bbrEvent)(nil)
 	_ Pacer              = (*bbrEvent)(nil)
 )
 
@@ -439,6 +440,9 @@ func (e *bbrEvent) Ssthresh() float64 { return 0 }
 
 // PacingRate is the current pacing rate, packets/s (0 before the first ACK: unpaced).
 func (e *bbrEvent) PacingRate() float64 { return e.pacingRate }
+
+// SamplesLoss: v2 reads the losses in its rate samples; v1 does not.
+func (e *bbrEvent) SamplesLoss() bool { return e.v2.on }
 
 // OnAck does nothing: BBR's model moves on rate samples (OnRateSample).
 func (e *bbrEvent) OnAck(float64, Observation) {

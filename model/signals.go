@@ -33,7 +33,7 @@ type RateSample struct {
 	// NewlyLost is the packets this ACK's scoreboard newly takes as lost (Linux's
 	// rs->losses); Lost is the packets taken as lost since the sampled packet left, and
 	// TxInFlight the packets in flight, with it, when it left (Linux's rs->lost and
-	// rs->tx_in_flight, which BBR v2 compares).
+	// rs->tx_in_flight, which BBR v2 compares). Zero unless the law is a LossSampler.
 	NewlyLost, Lost, TxInFlight float64
 	// AppLimited: the sender had nothing to send when the sampled packet left; the packet
 	// engine's senders are never application-limited before their data run out.
@@ -62,6 +62,13 @@ type (
 	// OnAck when OnAck is called and before the sender uses the window.
 	RateSampler interface {
 		OnRateSample(rs RateSample, o Observation)
+	}
+
+	// LossSampler is a RateSampler that reads the losses in its samples (RateSample's
+	// NewlyLost, Lost and TxInFlight: BBR v2); the packet engine counts them only for a law
+	// whose SamplesLoss is true.
+	LossSampler interface {
+		SamplesLoss() bool
 	}
 
 	// Pacer is an event law that sets a pacing rate (BBR): the packet engine spaces the

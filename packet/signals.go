@@ -41,6 +41,7 @@ type flowExt struct {
 	ect      bool // ECN-capable
 	rack     bool // Settings.LostRetransmit: the send time of every packet is kept
 	sampling bool // the law is a model.RateSampler
+	lossy    bool // ... and a model.LossSampler: its samples carry the losses
 	pacer    bool // the law is a model.Pacer
 	linux    bool // Flow.Pacing with a law that sets no rate
 
@@ -91,6 +92,9 @@ type rateRec struct {
 func newFlowExt(c *conn, fl *model.Flow, rack bool) *flowExt {
 	x := &flowExt{ect: model.UsesECN(c.alg, fl.ECN), cwrRecover: -1, rack: rack}
 	_, x.sampling = c.law.(model.RateSampler)
+	if ls, ok := c.law.(model.LossSampler); ok {
+		x.lossy = ls.SamplesLoss()
+	}
 	_, x.pacer = c.law.(model.Pacer)
 	x.linux = fl.Pacing && !x.pacer
 	if !x.ect && !x.sampling && !x.pacer && !x.linux && !x.rack {
@@ -141,8 +145,11 @@ func (x *flowExt) onTransmit(sm *sim, f *tcpFlow, seq int64) {
 			x.firstSentAt, x.deliveredAt = sm.now, sm.now
 		}
 		x.grow(f, seq)
-		x.recs[seq&x.mask] = rateRec{delivered: x.delivered, deliveredAt: x.deliveredAt, firstSentAt: x.firstSentAt, sentAt: sm.now,
-			inflight: f.inFlight(sm) + 1, lost: x.lost}
+		x.recs[seq&x.mask] = rateRec{delivered: x.delivered, deliveredAt: x.deliveredAt, firstSentAt: x.firstSentAt, sentAt: sm.now}
+		if x.lossy {
+			r := &x.recs[seq&x.mask]
+			r.inflight, r.lost = f.inFlight(sm)+1, x.lost
+		}
 		if x.rack && seq < f.maxSent {
 			x.rtx.push(sentRec{seq: seq, sentAt: sm.now})
 		}
@@ -315,17 +322,21 @@ func (x *flowExt) sample(sm *sim, f *tcpFlow, d int64) model.RateSample {
 			seq = s
 		}
 	}
-	x.countLost(f)
 	rs := model.RateSample{AckedSacked: float64(d), PriorInFlight: x.inflight0, InFlight: f.inFlight(sm),
-		Losses: float64(f.lossEvents - x.lossEvents0), InRecovery: f.inRecovery || f.lossState,
-		NewlyLost: float64(x.lost - x.lost0)}
+		Losses: float64(f.lossEvents - x.lossEvents0), InRecovery: f.inRecovery || f.lossState}
+	if x.lossy {
+		x.countLost(f)
+		rs.NewlyLost = float64(x.lost - x.lost0)
+	}
 	x.delivered += d
 	prior, priorAt, sendIvl := x.delivered, sm.now, 0.0
 	if seq >= 0 {
 		r := &x.recs[seq&x.mask]
 		prior, priorAt, sendIvl = r.delivered, r.deliveredAt, r.sentAt-r.firstSentAt
 		x.firstSentAt = r.sentAt
-		rs.TxInFlight, rs.Lost = r.inflight, float64(x.lost-r.lost)
+		if x.lossy {
+			rs.TxInFlight, rs.Lost = r.inflight, float64(x.lost-r.lost)
+		}
 	}
 	if d > 0 {
 		x.deliveredAt = sm.now
