@@ -58,7 +58,7 @@ func (f *bbrFluid) derivV2(dx, x []float64, o Observation, dlv float64) {
 		return
 	}
 	if !f.fullBwReached {
-		if w < f.cwndCap() && (w < f.targetCwnd() || w < 2*f.cwnd0) {
+		if f.startupGrows(x) {
 			dx[0] = f.ackRate(x, o)
 		}
 		return

@@ -141,10 +141,21 @@ func (f *bbrFluid) FullRate(x []float64, o Observation) float64 {
 		return max(x[0], 0) / ClockRTT(o)
 	}
 	acks := f.ackRate(x, o)
-	if x[0] < f.maxCwnd && (x[0] < f.targetCwnd() || x[1] < bbrInitCwnd) {
+	if x[0] < f.maxCwnd && f.startupGrows(x) {
 		return 2 * acks
 	}
 	return acks
+}
+
+// startupGrows reports whether Startup's window grows by what the ACKs acknowledge
+// (bbr_set_cwnd before the pipe is full): below its target, or while v1 has delivered
+// fewer than 10 packets and v2's window is below twice the initial one; v2's under its
+// bounds too.
+func (f *bbrFluid) startupGrows(x []float64) bool {
+	if f.v2.on {
+		return x[0] < f.cwndCap() && (x[0] < f.targetCwnd() || x[0] < 2*f.cwnd0)
+	}
+	return x[0] < f.targetCwnd() || x[1] < bbrInitCwnd
 }
 
 // PacingRate is the current pacing rate, packets/s.
@@ -170,7 +181,7 @@ func (f *bbrFluid) Deriv(dx, x []float64, o Observation) {
 			dx[0] = dlv
 		}
 	case !f.fullBwReached:
-		if w < f.targetCwnd() || x[1] < bbrInitCwnd {
+		if f.startupGrows(x) {
 			dx[0] = f.ackRate(x, o)
 		}
 	case w < f.targetCwnd():

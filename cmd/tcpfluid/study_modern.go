@@ -156,7 +156,7 @@ func (st *study) bbrCubicTable() report.Table {
 	tab := report.Table{ID: "bbr-cubic", Title: "BBR v1 and v2 against one CUBIC flow: share of the link by buffer",
 		Columns: []string{"built-in", "buffer (BDP)", "BBR share", "CUBIC share"},
 		Note: "The fluid BBR v1 takes the share packets give it over 0.2 and 1 BDP (packet engine 0.94 and 0.87, ns-3.37 0.85 over 1 BDP); over 10 BDPs, where its share grows through the run from where CUBIC's slow-start overshoot left it, the packet engine gives it 0.27 (docs/models.md, BBR). " +
-			"BBR v2's loss-set bounds leave CUBIC a fifth to a quarter of a 0.2-BDP link and half of a 1-BDP one (packet engine 0.21 and 0.52, the fluid's counted form of tcpfluid validate 0.22 and 0.54; ns-3.37 has no BBR v2)."}
+			"BBR v2's loss-set bounds leave CUBIC a fifth to a quarter of a 0.2-BDP link and half of a 1-BDP one (packet engine 0.21 and 0.52, the fluid's counted form of tcpfluid validate 0.21 and 0.54; ns-3.37 has no BBR v2)."}
 	for _, c := range []struct {
 		name string
 		bdp  float64
