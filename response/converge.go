@@ -182,9 +182,11 @@ func convergeRun(ctx context.Context, algo string, s ConvergeSettings, bw, mss f
 	// CUBIC approaches the BDP on its plateau, where W_max − W(K − δ) = C·δ³: a window error
 	// ε moves the crossing by (ε/C)^(1/3), so the solver runs 10^4 times tighter than usual.
 	set := fluid.Settings{Watch: []fluid.Watch{{Flow: 0, CwndPkts: bdp}}, StopAtWatch: true, RelTol: 1e-10, AbsTol: 1e-9, Form: s.Form}
-	if Responds(algo) != nil {
+	if Responds(algo) != nil || kind == slowStartRun {
 		// A paced law (BBR) has no plateau to cross, and its rate changes at every switch:
-		// at 1e-10 the solver's step underflowed at the first of them past a second.
+		// at 1e-10 the solver's step underflowed at the first of them past a second. A slow
+		// start crosses the BDP steeply (1e-7 and 1e-6 agree to 0.1 ms), and in the counted
+		// form its first ACKs, a round trip in, underflowed the step at 1e-10 too.
 		set.RelTol, set.AbsTol = 0, 0
 	}
 	// The slowest law here, Reno from one packet, needs BDP RTTs; give every run ten times

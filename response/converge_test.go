@@ -82,3 +82,22 @@ func TestConvergeBBRFillsInStartup(t *testing.T) {
 		}
 	}
 }
+
+// A slow start from one packet doubles each round: the BDP N is crossed about log2(N)
+// round trips in, in both forms (the counted form's ACK clock a round behind). In the
+// counted form the step underflowed at the first ACKs at 1e-10 for every algorithm.
+func TestConvergeSlowStartBothForms(t *testing.T) {
+	for _, form := range []string{"hybrid", "hybrid-recovery"} {
+		rep, err := Converge(context.Background(), ConvergeSettings{Algorithms: []string{"reno", "cubic"}, SlowStart: true, Form: form})
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		for _, r := range rep.Results {
+			rounds := math.Log2(r.BDPPkts)
+			if r.FillSlowStartS == nil || *r.FillSlowStartS < rounds*r.RTTS || *r.FillSlowStartS > (rounds+2)*r.RTTS {
+				t.Errorf("%s %s at %g bit/s, %g B: slow-start fill %v s, want %.3f to %.3f", form, r.Algorithm, r.BandwidthBps,
+					r.MSSBytes, r.FillSlowStartS, rounds*r.RTTS, (rounds+2)*r.RTTS)
+			}
+		}
+	}
+}
