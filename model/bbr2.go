@@ -41,7 +41,6 @@ import "math"
 func init() {
 	Register("bbr2", func() Algorithm {
 		a := &bbr{v2: true}
-		a.p.bwRounds = 10
 		a.Base = NewBase("bbr2", "BBR v2: BBR's model with loss-set bounds inflight_hi and inflight_lo and the DOWN/CRUISE/REFILL/UP cycle (Linux tcp_bbr2.c, v2alpha)",
 			Real(&a.p.highGain, "high_gain", 2/math.Ln2, "1", 1, 10, "Linux tcp_bbr2.c bbr_high_gain, bbr_startup_cwnd_gain",
 				"Startup's pacing and cwnd gain"),
