@@ -2,8 +2,10 @@ package response_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/tcpfluid/tcpfluid/model"
 	"github.com/tcpfluid/tcpfluid/response"
 )
 
@@ -40,4 +42,16 @@ func ExampleConverge() {
 func ExampleJain() {
 	fmt.Printf("%.2f\n", response.Jain([]float64{10e6, 20e6}))
 	// Output: 0.90
+}
+
+// BBR paces at its delivery-rate estimate, which a response point's path (no bottleneck)
+// never bounds: it has no response function, and Responds says so before any run.
+func ExampleResponds() {
+	for _, algo := range []string{"cubic", "bbr2"} {
+		err := response.Responds(algo)
+		fmt.Println(algo, err == nil, errors.Is(err, model.ErrSettings))
+	}
+	// Output:
+	// cubic true false
+	// bbr2 false true
 }
