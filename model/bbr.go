@@ -354,10 +354,10 @@ func (m *bbrModel) advanceCycle(now float64) {
 
 // enterProbeRTT starts ProbeRTT, saving the window cwnd (v2: the probe's feedback ends
 // and a round starts).
-func (m *bbrModel) enterProbeRTT(cwnd float64) {
+func (m *bbrModel) enterProbeRTT(cwnd float64, inRecovery bool) {
 	m.mode = bbrProbeRTT
 	m.updateGains()
-	m.saveCwnd(cwnd, false)
+	m.saveCwnd(cwnd, inRecovery)
 	if m.v2.on {
 		m.v2.ackPhase, m.v2.restartRound = bbr2AcksProbeStopping, true
 	}
@@ -511,37 +511,43 @@ func (e *bbrEvent) OnRateSample(rs RateSample, o Observation) {
 	if e.mode == bbrDrain && rs.InFlight <= e.inflight(e.maxBw(), 1) {
 		e.enterProbeBW(now)
 	}
-	// bbr_update_min_rtt
-	expired := e.minRTTExpired(now)
-	if rtt := o.RTT; rtt > 0 && (rtt < e.minRTT || expired) {
-		e.minRTT, e.minRTTStamp = rtt, now
-	}
-	if e.p.probeRTTTime > 0 && expired && e.mode != bbrProbeRTT {
-		e.mode = bbrProbeRTT
-		e.updateGains()
-		e.saveCwnd(e.cwnd, e.prevRecovery)
-		e.probeRTTDone = 0
-	}
-	if e.mode == bbrProbeRTT {
-		switch {
-		case e.probeRTTDone == 0 && rs.InFlight <= bbrMinCwnd:
-			e.probeRTTDone = now + e.p.probeRTTTime
-			e.probeRTTRoundDone = false
-			e.nextRTTDelivered = rs.DeliveredTotal
-		case e.probeRTTDone != 0:
-			if roundStart {
-				e.probeRTTRoundDone = true
-			}
-			if e.probeRTTRoundDone && now > e.probeRTTDone {
-				e.minRTTStamp = now
-				e.cwnd = max(e.cwnd, e.priorCwnd)
-				e.resetMode(now)
-			}
-		}
-	}
+	e.updateMinRTT(rs, o, roundStart)
 	e.updateGains()
 	e.setPacing()
 	e.setCwnd(rs)
+}
+
+// updateMinRTT is bbr_update_min_rtt: RTprop's filter, and ProbeRTT at its window (v1: 4
+// packets, v2: half the BDP) for 200 ms and a round. v2 refreshes the filter's stamp at an
+// RTT equal to RTprop too.
+func (e *bbrEvent) updateMinRTT(rs RateSample, o Observation, roundStart bool) {
+	now := o.Now
+	expired := e.minRTTExpired(now)
+	if rtt := o.RTT; rtt > 0 && (rtt < e.minRTT || (e.v2.on && rtt == e.minRTT) || expired) {
+		e.minRTT, e.minRTTStamp = rtt, now
+	}
+	if e.p.probeRTTTime > 0 && expired && e.mode != bbrProbeRTT {
+		e.enterProbeRTT(e.cwnd, e.prevRecovery)
+		e.probeRTTDone = 0
+	}
+	if e.mode != bbrProbeRTT {
+		return
+	}
+	switch {
+	case e.probeRTTDone == 0 && rs.InFlight <= e.probeRTTCwnd():
+		e.probeRTTDone = now + e.p.probeRTTTime
+		e.probeRTTRoundDone = false
+		e.nextRTTDelivered = rs.DeliveredTotal
+	case e.probeRTTDone != 0:
+		if roundStart {
+			e.probeRTTRoundDone = true
+		}
+		if e.probeRTTRoundDone && now > e.probeRTTDone {
+			e.minRTTStamp = now
+			e.cwnd = max(e.cwnd, e.priorCwnd)
+			e.leaveProbeRTT(now)
+		}
+	}
 }
 
 // nextPhase is bbr_is_next_cycle_phase.

@@ -44,7 +44,7 @@ func (e *bbrEvent) onRateSampleV2(rs RateSample, o Observation) {
 	if e.fullBwReached {
 		e.updateCycleV2(rs, roundStart, now)
 	}
-	e.updateMinRTTV2(rs, o, roundStart)
+	e.updateMinRTT(rs, o, roundStart)
 	e.updateGains()
 	e.setPacing()
 	e.setCwndV2(rs)
@@ -169,41 +169,6 @@ func (e *bbrEvent) probeUpward(rs RateSample, roundStart bool) {
 	}
 	if roundStart {
 		e.raiseSlope(cwnd)
-	}
-}
-
-// updateMinRTTV2 is bbr_update_min_rtt with v2's ProbeRTT window of half the BDP.
-func (e *bbrEvent) updateMinRTTV2(rs RateSample, o Observation, roundStart bool) {
-	now := o.Now
-	expired := e.minRTTExpired(now)
-	if rtt := o.RTT; rtt > 0 && (rtt <= e.minRTT || expired) {
-		e.minRTT, e.minRTTStamp = rtt, now
-	}
-	if e.p.probeRTTTime > 0 && expired && e.mode != bbrProbeRTT {
-		e.mode = bbrProbeRTT
-		e.updateGains()
-		e.saveCwnd(e.Cwnd(), e.prevRecovery)
-		e.probeRTTDone = 0
-		e.v2.ackPhase = bbr2AcksProbeStopping
-		e.v2.restartRound = true
-	}
-	if e.mode != bbrProbeRTT {
-		return
-	}
-	switch {
-	case e.probeRTTDone == 0 && rs.InFlight <= e.probeRTTCwnd():
-		e.probeRTTDone = now + e.p.probeRTTTime
-		e.probeRTTRoundDone = false
-		e.v2.restartRound = true
-	case e.probeRTTDone != 0:
-		if roundStart {
-			e.probeRTTRoundDone = true
-		}
-		if e.probeRTTRoundDone && now > e.probeRTTDone {
-			e.minRTTStamp = now
-			e.cwnd = max(e.Cwnd(), e.priorCwnd)
-			e.exitProbeRTT(now)
-		}
 	}
 }
 

@@ -313,7 +313,7 @@ func (f *bbrFluid) transition(x []float64, o Observation) bool {
 		// mode changes before the window is saved, so the saved one is the larger of it
 		// and the one saved at the last loss (bbr_update_min_rtt, then bbr_save_cwnd).
 		f.minRTT, f.minRTTStamp = ClockRTT(o), now
-		f.enterProbeRTT(x[0])
+		f.enterProbeRTT(x[0], false)
 		x[0] = min(x[0], f.probeRTTCwnd())
 		f.probeRTTExit = now + f.p.probeRTTTime + f.minRTT
 		return true
