@@ -113,9 +113,21 @@ func TestSeed003Experiment(t *testing.T) {
 	if v := rep.Rows[3]; v.Packet.DroppedPkts != 0 || v.Fluid.DroppedPkts != 0 {
 		t.Errorf("vegas: dropped %v (packet), %v (fluid), want 0", v.Packet.DroppedPkts, v.Fluid.DroppedPkts)
 	}
-	if !rep.PacketRankingOK || rep.FluidRankingOK || rep.OK {
-		t.Errorf("ranking ok: packet %v, fluid %v (known gap: the fluid ranks Tahoe above NewReno); report ok %v",
-			rep.PacketRankingOK, rep.FluidRankingOK, rep.OK)
+	// Every pair ns-2 orders whatever the CBR phase, each engine orders so: Vegas above
+	// the three, Tahoe above Reno (the fluid's Tahoe above its NewReno is ns-2's order in
+	// 14 of its 20 phases, not judged).
+	judged := 0
+	for _, o := range rep.Orders {
+		if o.Judged {
+			judged++
+			if !o.FluidOK || !o.PacketOK {
+				t.Errorf("%s above %s (ns-2 %d of %d): fluid %v, packet %v", o.Higher, o.Lower, o.NS2Agree, o.NS2Runs, o.FluidOK, o.PacketOK)
+			}
+		}
+	}
+	if len(rep.Orders) != 6 || judged != 4 || !rep.PacketRankingOK || !rep.FluidRankingOK || !rep.OK {
+		t.Errorf("%d pairs, %d judged (want 6, 4); ranking ok: packet %v, fluid %v; report ok %v",
+			len(rep.Orders), judged, rep.PacketRankingOK, rep.FluidRankingOK, rep.OK)
 	}
 }
 

@@ -140,7 +140,7 @@ func TestCLIValidateTable3(t *testing.T) {
 	if err != nil && !errors.Is(err, validate.ErrOutOfTolerance) {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"tahoe", "reno", "newreno", "vegas", "649.64", "637.38", "659.95", "723.24", "1475", "vegas > newreno > tahoe > reno"} {
+	for _, want := range []string{"tahoe", "reno", "newreno", "vegas", "649.64", "637.38", "659.95", "723.24", "1475", "vegas > newreno > tahoe > reno", "newreno > tahoe  6 of 20", "not judged"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -179,19 +179,25 @@ func TestCLIValidateUsage(t *testing.T) {
 	}
 }
 
-// validate --all's Table 3 line names a ranking out of the table's order as its failure,
-// also when every cell is within tolerance.
+// validate --all's Table 3 line names a judged pair out of the table's order as its
+// failure, also when every cell is within tolerance, and counts a pair ns-2 leaves to the
+// CBR phase as not judged in either order.
 func TestTable3LineNamesRanking(t *testing.T) {
 	row := seeds.Table3Row{Algorithm: "reno",
 		Table: seeds.Table3Numbers{DeliveredPkts: 1000, GoodputBps: 1e6},
 		Fluid: seeds.Table3Numbers{DeliveredPkts: 1010, GoodputBps: 1.05e6}, Packet: seeds.Table3Numbers{DeliveredPkts: 990, GoodputBps: 0.98e6}}
+	undecided := seeds.Table3Order{Higher: "newreno", Lower: "tahoe", Judged: false, FluidOK: false, PacketOK: true}
 	for _, c := range []struct {
 		fluidOK bool
 		want    string
-	}{{true, "reno, fluid vs table"}, {false, "reno, fluid vs table; fluid ranking not Table 3's"}} {
-		l := table3Line(&seeds.Table3Report{Rows: []seeds.Table3Row{row}, FluidRankingOK: c.fluidOK, PacketRankingOK: true, OK: c.fluidOK})
-		if l.Subject != c.want || l.OK != c.fluidOK {
-			t.Errorf("fluid ranking ok %v: subject %q, ok %v; want %q", c.fluidOK, l.Subject, l.OK, c.want)
+		failed  int
+	}{{true, "reno, fluid vs table", 0}, {false, "reno, fluid vs table; fluid ranks reno above tahoe", 1}} {
+		decided := seeds.Table3Order{Higher: "tahoe", Lower: "reno", Judged: true, FluidOK: c.fluidOK, PacketOK: true}
+		l := table3Line(&seeds.Table3Report{Rows: []seeds.Table3Row{row}, Orders: []seeds.Table3Order{decided, undecided},
+			FluidRankingOK: c.fluidOK, PacketRankingOK: true, OK: c.fluidOK})
+		if l.Subject != c.want || l.OK != c.fluidOK || l.Failed != c.failed || l.NotJudged != 2 || l.Passed != 6-c.failed {
+			t.Errorf("fluid order ok %v: subject %q, ok %v, %d ok, %d out, %d not judged; want %q, %d out, 2 not judged",
+				c.fluidOK, l.Subject, l.OK, l.Passed, l.Failed, l.NotJudged, c.want, c.failed)
 		}
 	}
 }
