@@ -165,6 +165,7 @@ func (s *system) addFlow(i, rngIdx int, paths map[string][]int, lay *layout) err
 			ff.dropAhead = ff.dropRng.ExpFloat64()
 		}
 		ff.hearsInRecovery = s.form.counted && sc.DropRule.Proportional()
+		ff.escapeRng = s.newEscapeRng(idx)
 		ff.drawDrop()
 		for _, l := range links {
 			switch sc.Links[l].Loss {

@@ -11,7 +11,8 @@ import (
 // algorithm, parameters, path (named by pathKey: fold.go names private links by their
 // parameters), start, stop, size and packet settings coincide follow the
 // same trajectory in this engine, as long as nothing random reaches them — no random loss
-// or RED on the path and no random drop rule (each flow draws its own losses), no marking
+// or RED on the path and no random drop rule (each flow draws its own losses), no link
+// it reaches smoothly where it draws its escapes (escape.go), no marking
 // or AQM, pacing or ECN anywhere (the extension is per flow), one path, and no setting that
 // names subflows. A class costs what one flow costs, however many flows it holds. The
 // caller has checked classesAllowed.
@@ -20,9 +21,10 @@ func (s *system) classKey(i int, pathKey string, paths map[string][]int) (string
 	if len(f.PathNames()) != 1 || f.ECN || f.Pacing {
 		return "", false
 	}
-	for _, li := range paths[f.Path] {
-		if s.sc.Links[li].Loss == model.LossRandom {
-			return "", false
+	escapes := escapesDrawn(s.sc, s.set)
+	for k, li := range paths[f.Path] {
+		if s.sc.Links[li].Loss == model.LossRandom || escapes && smoothAt(s.sc, paths[f.Path], k) {
+			return "", false // each draws its own losses, or escapes (escape.go)
 		}
 	}
 	f.Name, f.Path = "", pathKey

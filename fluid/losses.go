@@ -181,8 +181,9 @@ func (s *system) timeoutFires(f *subflow, t float64, y []float64) {
 // overflowSynchronized schedules a loss for every flow crossing link li (state y).
 func (s *system) overflowSynchronized(li int, t float64, y []float64) {
 	for fi := range s.flows {
-		if f := &s.flows[fi]; f.active && slices.Contains(f.links, li) {
+		if f := &s.flows[fi]; f.active && slices.Contains(f.links, li) && f.reactAt == math.Inf(1) {
 			f.hearDrop(t, s.waitBefore(f, li, y), false)
+			f.overflowHeard = f.reactAt != math.Inf(1) && smoothAt(s.sc, f.links, slices.Index(f.links, li))
 		}
 	}
 }
@@ -382,25 +383,11 @@ func (s *system) dueReactions(t float64) bool {
 				f.recheckAt = t + f.rtt
 				continue
 			}
-			s.loss(f, t, y)
-			more := s.foundAt(f, t)
-			synchronized := !s.sc.DropRule.Proportional()
-			if synchronized {
-				// Every packet the full queue took from this flow since its last reaction
-				// is a hole in the same window.
-				overflow := y[f.cnt+cntOverflow] / f.mult
-				f.holes = max(overflow, 1)
+			if f.escapes(y[f.cnt+cntOverflow] / f.mult) {
 				y[f.cnt+cntOverflow] = 0
-				s.startRtxRound(f, overflow, y)
-			}
-			if f.holes += more; s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
-				s.recoveryTimeout(f)
-			}
-			if !f.timeoutDue {
-				s.spreadRecovery(f, t, y)
-			}
-			if synchronized {
-				f.recheckAt = f.recoverUntil // after the timeout, which moves it
+				f.recheckAt = t
+			} else {
+				s.react(f, t, y)
 			}
 			changed = true
 			s.touched = append(s.touched, fi)
@@ -420,13 +407,39 @@ func (s *system) dueReactions(t float64) bool {
 			f.recheckAt = math.Inf(1)
 			for _, li := range f.links {
 				if s.links[li].mode == queueFull && f.active {
-					f.reactAt = t + f.rtt
+					f.reactAt, f.overflowHeard = t+f.rtt, true
 					break
 				}
 			}
 		}
 	}
 	return changed
+}
+
+// react is subflow f's reaction at time t (state y) to the drops it heard: a loss event,
+// whose holes under the synchronized rule are every packet the full queue took from it
+// since its last reaction, and the further holes a finding (found.go) brought.
+func (s *system) react(f *subflow, t float64, y []float64) {
+	s.loss(f, t, y)
+	more := s.foundAt(f, t)
+	synchronized := !s.sc.DropRule.Proportional()
+	if synchronized {
+		// Every packet the full queue took from this flow since its last reaction
+		// is a hole in the same window.
+		overflow := y[f.cnt+cntOverflow] / f.mult
+		f.holes = max(overflow, 1)
+		y[f.cnt+cntOverflow] = 0
+		s.startRtxRound(f, overflow, y)
+	}
+	if f.holes += more; s.timesOut(f, f.holes) && t >= f.silentUntil && !f.timeoutDue {
+		s.recoveryTimeout(f)
+	}
+	if !f.timeoutDue {
+		s.spreadRecovery(f, t, y)
+	}
+	if synchronized {
+		f.recheckAt = f.recoverUntil // after the timeout, which moves it
+	}
 }
 
 // drawRandomLoss draws the expected losses (p × packets, the unit of the cntRandom counter)

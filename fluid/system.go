@@ -208,22 +208,26 @@ type subflowState struct {
 	// dropDraw: under the proportional rules, the drops per member of its class at which
 	// the flow's next one falls (drawDrop), counted from dropBase (cntOverflow's value at
 	// the last drop where the count was not reset there: polldrops.go).
-	dropBase   float64
-	dropDraw   float64
-	recheckAt  float64  // synchronized rule: look again when the recovery ends
-	rtx        rtxRound // synchronized rule: the recovery's lost retransmissions (lostrtx.go)
-	lossEvents int
-	timeouts   int
-	spurious   int        // of them, before a late burst (lateack.go) or a late retransmission (roundtimer.go)
-	lateRtx    bool       // the timeout due fires before its fast retransmission returns (roundtimer.go)
-	lateFired  bool       // that timer has fired and waits for the bursts to come in time again
-	lateAt     float64    // when it last fired for a late burst, s
-	riseAvg    float64    // its RTT's rise over a round trip, averaged over one, s (lateack.go)
-	at         *ackTimer  // the packet-granular timer on a slow path (acktimer.go), or nil
-	rt         roundTimer // the timer of a sender timing a packet a round trip (roundtimer.go)
-	completion float64    // s since start, NaN until done
-	ackPast    ackPast    // its acknowledged rate over the last return lag (ackpast.go)
-	endT       float64
+	dropBase  float64
+	dropDraw  float64
+	recheckAt float64 // synchronized rule: look again when the recovery ends
+	// overflowHeard: the pending reaction is the synchronized rule's, to a full queue;
+	// escapeRng draws whether it lost a packet there (escape.go), nil where it always does.
+	overflowHeard bool
+	escapeRng     *rand.Rand
+	rtx           rtxRound // synchronized rule: the recovery's lost retransmissions (lostrtx.go)
+	lossEvents    int
+	timeouts      int
+	spurious      int        // of them, before a late burst (lateack.go) or a late retransmission (roundtimer.go)
+	lateRtx       bool       // the timeout due fires before its fast retransmission returns (roundtimer.go)
+	lateFired     bool       // that timer has fired and waits for the bursts to come in time again
+	lateAt        float64    // when it last fired for a late burst, s
+	riseAvg       float64    // its RTT's rise over a round trip, averaged over one, s (lateack.go)
+	at            *ackTimer  // the packet-granular timer on a slow path (acktimer.go), or nil
+	rt            roundTimer // the timer of a sender timing a packet a round trip (roundtimer.go)
+	completion    float64    // s since start, NaN until done
+	ackPast       ackPast    // its acknowledged rate over the last return lag (ackpast.go)
+	endT          float64
 }
 
 // subflowEval is the network as the subflow sees it at the last evaluation.

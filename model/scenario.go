@@ -58,7 +58,10 @@ const (
 type DropRule string
 
 const (
-	// DropSynchronized: every flow crossing the full queue sees one loss event.
+	// DropSynchronized: every flow crossing the full queue sees one loss event; in the
+	// fluid's counted form with send jitter, one that reaches the queue from a link no
+	// faster, whose share of the overflow's drops is m packets, escapes it with probability
+	// e^(−m), drawn from the seed (fluid/escape.go).
 	DropSynchronized DropRule = "synchronized"
 	// DropProportional: each flow crossing the full queue takes its share of the dropped
 	// excess, in proportion to its arrivals, and sees a loss event for every whole packet of

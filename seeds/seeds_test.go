@@ -145,11 +145,10 @@ var knownGaps = map[string]map[string]string{
 		"mean_throughput_bps flow 0/1": "idem: 7.49 against 5.71 Mb/s at seed 1 (2.28 with two packet times of jitter)",
 	},
 	"parking-lot": {
-		"mean_cwnd_pkts flow 2":      "Vegas on the RED hop h2: 204 packets and 29.4 Mb/s in the fluid, 181 and 26.0 in the packet engine, with 19 loss events against 21 and 8 timeouts against 8 (13–33% apart as small changes of the solver's steps move the phase of its 13–15 loss events) (a drop found behind a queue a round trip after the packet left its sender, as the packet sender finds it: 263 packets, 38.1 Mb/s, 10 loss events and one timeout when the fluid reacted at the drop). The packet engine's RED drops as ns-2's does (TestREDAgainstNS2), whose count restarts whenever at most one packet waits, which the fluid's mean queue cannot see, and the long flow's bursts from h1 lift RED's average: 12 of the 13 episodes of RED drops after 3 s (at averages of 5.5–8 packets, min_th 5) begin within 0.3 s of a loss event of the packet long flow, most 0.1–0.26 s after one, within its recovery (its RTT 0.17–0.25 s): the long flow finds a loss at 18.82 s, 0.12 s later its NewReno recovery, its window inflated past what is in flight, sends again and h1's queue grows by 77 packets in 70 ms, which h1's FIFO hands on together beside Vegas's 40 Mb/s; h2's queue reaches 27 packets and RED's average 7.6 at 19.07 s, where RED drops Vegas's packets. The fluid sends through a recovery at the held window's pace, so its long flow reaches h2 evenly and RED's average stays under min_th while Vegas holds 3–4 packets there. With the packet senders' send jitter (send_jitter, two packet times) the other cross flows agree; without it a drop-tail phase effect at h3 cost the long flow 7 packets an overflow, 28 timeouts and 64% of its throughput",
-		"mean_throughput_bps flow 2": "idem",
-		"utilisation link h2":        "idem",
-		"utilisation link a2":        "idem (x2's access link carries what h2 gives it)",
-		"mean_queue_pkts link h2":    "idem: h2's mean queue is below a packet in both engines, 0.48 in the fluid against 0.90 at seed 1 (0.78 before the long flow's recoveries sent what their duplicate ACKs let out while they waited for their timers, fluid/awaitflight.go; 0.56 with that and before the ACKs of what they sent were taken as duplicates after the timeout, fluid/gobackn.go), 35% ± 40% apart over seeds 1–4",
+		"mean_cwnd_pkts flow 0":      "the long CUBIC flow escapes some of the full queues it reaches from a link no faster (h3, h4), as the packet sender does with its sends jittered, by a draw from the seed (fluid/escape.go): a seed is one draw, and seed 1's fluid escapes more, 91.4 packets and 6.33 Mb/s against 78.3 and 5.66; over seeds 1–10 82.7 against 82.4 packets (+0.4% ± 9.5%) and 5.86 against 6.43 Mb/s (−8.9% ± 12.0%), within (TestParkingLotOverSeeds holds seeds 1–4)",
+		"mean_throughput_bps flow 0": "idem",
+		"mean_queue_pkts link h2":    "h2 (RED, utilisation 0.63–0.69) holds less than a packet on average in both engines, 0.59 in the fluid against 0.90 at seed 1 and 0.46 against 1.02 over seeds 1–10: the packet engine's queue there is packets that meet by chance, the long flow's recovery bursts from h1 and Vegas's pairs of packets at each increase, which the fluid, whose queue is empty below capacity, leaves out",
+		"utilisation link h2":        "Vegas (x2) on h2 carries more in the fluid, +6% to +8% (within its throughput's tolerance), and h2 is 0.062 busier at seed 1, 0.032 ± 0.020 over seeds 1–10 (undecided), against a bound of 0.03. The packet engine's RED drops Vegas's packets in the bursts that the long flow's recoveries send through h1 (12 of its 13 episodes of RED drops after 3 s begin within 0.3 s of a loss event of the long flow), which reach h2 evenly in the fluid",
 	},
 
 	"seed000-colo-beta": {
@@ -248,6 +247,37 @@ func TestMPTCPOverSeeds(t *testing.T) {
 	}
 	for _, m := range v.Failed() {
 		t.Errorf("%s %s over seeds 1–5: fluid %.6g, packet %.6g, %s apart, tolerance %s", m.Metric, v.Subject(m), m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText())
+	}
+}
+
+// parking-lot over seeds 1–4: every judged metric's mean within its tolerance but h2's
+// (knownGaps: its sub-packet queue and its utilisation, 0.035 busier). The long CUBIC flow
+// escapes some of the full queues it reaches smoothly, as the packet sender does with its
+// sends jittered (fluid/escape.go): losing at every one, the fluid's long flow had 22.9%
+// less throughput over these seeds, and seven more metrics were out.
+func TestParkingLotOverSeeds(t *testing.T) {
+	t.Parallel()
+	sc, err := model.Builtin("parking-lot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := validate.Seeds(t.Context(), sc, []uint64{1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{"mean_queue_pkts link h2": false, "utilisation link h2": false}
+	for _, m := range v.Failed() {
+		key := m.Metric + " " + v.Subject(m)
+		if _, ok := known[key]; ok {
+			known[key] = true
+			continue
+		}
+		t.Errorf("%s over seeds 1–4: fluid %.6g, packet %.6g, %s apart, tolerance %s", key, m.Fluid, m.Packet, m.ErrorText(), m.ToleranceText())
+	}
+	for key, out := range known {
+		if !out {
+			t.Errorf("%s over seeds 1–4 is within: the known gap closed; update knownGaps and this test", key)
+		}
 	}
 }
 

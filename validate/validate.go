@@ -130,6 +130,9 @@ func Scenario(ctx context.Context, sc *model.Scenario, seed uint64) (*Report, er
 	if set.JitterS > 0 {
 		jitterNote = fmt.Sprintf("%s: packet senders hold each packet a further U(0, %.3g ms)%s, against drop-tail phase effects",
 			jitterOf, 1e3*set.JitterS, jitterWhy)
+		if !sc.DropRule.Proportional() {
+			jitterNote += "; a fluid flow that reaches a full link from one no faster escapes its overflow when a Poisson count of its share of the drops is zero"
+		}
 	}
 	groups := independentGroups(sc)
 	var fl, pk *model.Result
