@@ -44,13 +44,15 @@ func FuzzRun(f *testing.F) {
 	f.Add(uint64(3), uint8(3), uint8(2), uint16(60000), uint8(2), uint8(77))
 	f.Add(uint64(4), uint8(2), uint8(2), uint16(3000), uint8(1), uint8(0xe9))
 	f.Add(uint64(5), uint8(1), uint8(1), uint16(0), uint8(3), uint8(0x08))
-	f.Add(uint64(1<<40|6), uint8(2), uint8(2), uint16(800), uint8(0), uint8(0x0a))   // a dumbbell that folds
-	f.Add(uint64(1<<40|7), uint8(1), uint8(2), uint16(40), uint8(2), uint8(0x06))    // folds, periodic loss, CBR
-	f.Add(uint64(1<<41|8), uint8(2), uint8(2), uint16(500), uint8(0), uint8(0x06))   // CoDel, CBR
-	f.Add(uint64(2<<41|9), uint8(1), uint8(2), uint16(2000), uint8(0), uint8(0x26))  // FQ-CoDel, CBR
-	f.Add(uint64(3<<41|10), uint8(2), uint8(1), uint16(800), uint8(1), uint8(0x0a))  // PIE, random loss
-	f.Add(uint64(1<<43|11), uint8(1), uint8(2), uint16(3000), uint8(1), uint8(0x22)) // linux variants, SACK, random loss
-	f.Add(uint64(2<<43|12), uint8(2), uint8(2), uint16(3000), uint8(0), uint8(0x02)) // ns3 variants
+	f.Add(uint64(1<<40|6), uint8(2), uint8(2), uint16(800), uint8(0), uint8(0x0a))         // a dumbbell that folds
+	f.Add(uint64(1<<40|7), uint8(1), uint8(2), uint16(40), uint8(2), uint8(0x06))          // folds, periodic loss, CBR
+	f.Add(uint64(1<<41|8), uint8(2), uint8(2), uint16(500), uint8(0), uint8(0x06))         // CoDel, CBR
+	f.Add(uint64(2<<41|9), uint8(1), uint8(2), uint16(2000), uint8(0), uint8(0x26))        // FQ-CoDel, CBR
+	f.Add(uint64(3<<41|10), uint8(2), uint8(1), uint16(800), uint8(1), uint8(0x0a))        // PIE, random loss
+	f.Add(uint64(1<<43|11), uint8(1), uint8(2), uint16(3000), uint8(1), uint8(0x22))       // linux variants, SACK, random loss
+	f.Add(uint64(2<<43|12), uint8(2), uint8(2), uint16(3000), uint8(0), uint8(0x02))       // ns3 variants
+	f.Add(uint64(1<<45|1), uint8(2), uint8(3), uint16(5000), uint8(0), uint8(0x00))        // jittered: escapes drawn
+	f.Add(uint64(1<<45|1<<40|14), uint8(2), uint8(3), uint16(2000), uint8(0), uint8(0x00)) // a jittered dumbbell
 	f.Fuzz(func(t *testing.T, seed uint64, nLinks, nFlows uint8, capKbps uint16, lossKind, knobs uint8) {
 		s := scengen.Scenario(seed, nLinks, nFlows, capKbps, lossKind, knobs)
 		if err := s.Validate(); err != nil {
@@ -62,9 +64,19 @@ func FuzzRun(f *testing.F) {
 		if exact {
 			sample = 0
 		}
+		// With bit 45 of the seed the counted form's senders jitter their sends (a
+		// millisecond), which draws the synchronized rule's escapes (escape.go).
+		jitter := 0.0
+		if seed>>45&1 == 1 {
+			jitter = 1e-3
+		}
 		for _, form := range []string{fluid.FormHybrid, fluid.FormHybridRecovery} {
+			set := fluid.Settings{Seed: seed, SampleS: sample, Form: form, MaxSteps: fuzzMaxSteps, SACK: knobs&32 == 32, Exact: exact}
+			if form == fluid.FormHybridRecovery {
+				set.SendJitterS = jitter
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), fuzzRunS*time.Second)
-			r, err := fluid.Run(ctx, s, fluid.Settings{Seed: seed, SampleS: sample, Form: form, MaxSteps: fuzzMaxSteps, SACK: knobs&32 == 32, Exact: exact})
+			r, err := fluid.Run(ctx, s, set)
 			cancel()
 			if errors.Is(err, ode.ErrMaxSteps) || errors.Is(err, context.DeadlineExceeded) {
 				continue // bounded, as promised: the engine refuses to go on, or stops when told
