@@ -175,6 +175,10 @@ def test_validate_table3() -> None:
     t = v.table3
     assert set(t["source"]) == {"table3", "fluid", "packet"} and len(t) == 12
     assert v.df is t and v.passed == v.json["ok"]
+    o = v.table3_orders
+    assert len(o) == 6 and o["judged"].sum() == 4
+    judged = o[o["judged"].astype(bool)]
+    assert judged["fluid_ok"].all() and judged["packet_ok"].all()
 
 
 def test_algos_and_version() -> None:

@@ -296,12 +296,15 @@ class ValidateResult(Result):
     tolerance_reason, judged, ok, headline (the source's number).
     ``table3`` (``table3=True``): algorithm, source (table3, fluid, packet),
     dropped_pkts, delivered_pkts, goodput_bps, ok.
+    ``table3_orders`` (``table3=True``): each pair of Table 3's ranking, higher above
+    lower: ns2_agree of ns2_runs ns-2.35 runs (CBR sources started 0–19 ms later) order it
+    so, p_value (two-sided sign test), judged (p < 0.05), fluid_ok, packet_ok.
     ``passed``: every judged metric within tolerance (exit code 0).
     ``failed``: the judged metrics out of tolerance. ``point`` / ``scenario``: what ran.
     ``notes``: the CLI's notes.
     """
 
-    tables = ("metrics", "table3")
+    tables = ("metrics", "table3", "table3_orders")
 
     @property
     def passed(self) -> bool:
@@ -350,6 +353,13 @@ class ValidateResult(Result):
                         }
                     )
         return frame(long, columns=["algorithm", "source"])
+
+    @cached_property
+    def table3_orders(self) -> Optional["pd.DataFrame"]:
+        orders = self.json.get("orders")
+        if orders is None:
+            return None
+        return frame(orders, columns=["higher", "lower"])
 
     @property
     def failed(self) -> "pd.DataFrame":
