@@ -23,7 +23,7 @@ import (
 // one's 24 drops on average) and at 7 of h4's 21 (33%); the fluid's share at h3 is 1.4–1.7
 // packets, e^(−m) 18–25%. Losing at every overflow, the fluid's long flow never grew
 // CUBIC's window past the next one, where the packet sender's escapes take it to 200–340
-// packets: over seeds 1–10 it had 24.4% less throughput, 8.9% ± 12.0% less with escapes.
+// packets: over seeds 1–10 it had 24.4% less throughput, 8.9% ± 10.4% less with escapes.
 
 // escapeStream seeds the synchronized rule's escape draws, apart from the other streams,
 // so that the packet engine's common random numbers still pair the random losses.

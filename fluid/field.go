@@ -105,9 +105,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 				periodic += l.lossP * st.offered / f.wire
 			}
 			aPkts := st.arrive / f.wire
-			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
-				red += l.lossPkt * aPkts
-				dy[l.off+lvDropped] += l.lossPkt * st.arrive // the link's count of what RED takes
+			if taken := s.redTaken(st, li); taken > 0 {
+				red += taken / f.wire
+				dy[l.off+lvDropped] += taken // the link's count of what RED takes
 			}
 			switch {
 			case l.racing():
@@ -119,12 +119,11 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 		dy[c+cntRandom] = random + red
 		dy[c+cntPeriodic] = periodic
 		dy[c+cntOverflow] = overflow
-		// The packets the links' loss processes take are counted as they go, as the
-		// overflow is; the located loss events are the sender's reactions to them. RED's
-		// cross the fluid queue and are lost after it; the others never enter the link.
-		lost := min(red, f.deliver/f.wire)
-		dy[c+cntDropped] = overflow + random + periodic + lost
-		dy[c+cntDelivered] = f.deliver/f.wire - lost
+		// The packets the links' loss processes and RED take are counted as they go, as the
+		// overflow is; the located loss events are the sender's reactions to them. None of
+		// them enters the link (propagate).
+		dy[c+cntDropped] = overflow + random + periodic + red
+		dy[c+cntDelivered] = f.deliver / f.wire
 		dy[c+cntAcked] = f.ackedLag / f.wire
 	}
 	if s.x != nil {

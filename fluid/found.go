@@ -101,9 +101,7 @@ func (s *system) waitBeforeDrop(f *subflow, kind int, y []float64) float64 {
 			if l.loss == model.LossRandom {
 				w = l.lossP * st.offered
 			}
-			if l.red && (s.x == nil || !s.x.marksRED(f, k)) {
-				w += l.lossPkt * st.arrive
-			}
+			w += s.redTaken(st, li)
 		case kind == dropPeriodic && l.loss == model.LossPeriodic:
 			w = l.lossP * st.offered
 		case kind == dropOverflow && l.mode == queueFull && l.arrive > 0:

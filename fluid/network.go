@@ -1,6 +1,8 @@
 package fluid
 
 import (
+	"slices"
+
 	"fmt"
 	"math"
 	"sort"
@@ -111,19 +113,47 @@ func (s *system) propagate(t float64, y []float64) {
 	for _, li := range s.order {
 		l := &s.links[li]
 		l.arrive, l.pacedArrive = 0, 0
+		if l.red {
+			l.lossPkt = redDropProb(l.redParams, y[l.off+lvREDAvg]/l.refBytes)
+		}
 		for _, st := range l.streams {
 			st.offered = st.arrival()
 			st.arrive = st.offered * l.admits()
+			if s.redDrops(st, li) {
+				st.arrive *= 1 - l.lossPkt
+			}
 			l.arrive += st.arrive
 			if st.paced {
 				l.pacedArrive += st.arrive
 			}
 		}
 		l.serve(y)
-		if l.red {
-			l.lossPkt = redDropProb(l.redParams, y[l.off+lvREDAvg]/l.refBytes)
-		}
 	}
+}
+
+// redDrops reports whether RED at link li drops stream st's packets as they arrive, before
+// its queue, as ns-2's RED and the packet engine's do: a dropped packet takes no room in
+// the queue, so a RED whose average is past its thresholds drains the queue it drops from
+// (a flow whose packets RED marks, ECN, loses none).
+func (s *system) redDrops(st *stream, li int) bool {
+	if !s.links[li].red {
+		return false
+	}
+	if st.flow < 0 || s.x == nil {
+		return true
+	}
+	f := &s.flows[st.flow]
+	return !s.x.marksRED(f, slices.Index(f.links, li))
+}
+
+// redTaken is what RED at link li takes of stream st, bytes/s: the drop probability times
+// what reaches the queue (its arrivals before RED).
+func (s *system) redTaken(st *stream, li int) float64 {
+	if !s.redDrops(st, li) {
+		return 0
+	}
+	l := &s.links[li]
+	return l.lossPkt * st.offered * l.admits()
 }
 
 // deliveries computes each flow's delivery rate, the RTT its latest sample reports and the
@@ -132,16 +162,7 @@ func (s *system) deliveries(t float64, y []float64) {
 	for fi := range s.flows {
 		f := &s.flows[fi]
 		f.deliver = f.streams[len(f.streams)-1].depart
-		// Packets RED takes arrive at no receiver and are acknowledged by nobody: the ACKs
-		// return at the rate of what gets through (a link's loss process takes its packets
-		// before they enter it, propagate).
-		lost := 0.0
-		for k, li := range f.links {
-			if l := &s.links[li]; l.red && (s.x == nil || !s.x.marksRED(f, k)) {
-				lost += l.lossPkt * f.streams[k].arrive // RED that marks a flow's packets takes none of them
-			}
-		}
-		f.acked = max(f.deliver-lost, 0)
+		f.acked = f.deliver // what every link's loss process and RED let in (propagate)
 		if f.deliveringCopy(y) || f.gbn.stale(y[f.cnt+cntDelivered], y[f.cnt+cntDropped], f.mult) {
 			f.acked = 0
 		}

@@ -48,3 +48,40 @@ func TestREDIntensityIsCountProcess(t *testing.T) {
 		t.Errorf("below min_th nothing is dropped: %v", p)
 	}
 }
+
+// RED drops a packet as it arrives, before the queue (ns-2's RED, the packet engine's):
+// a constant source of 1.5 times a RED link's capacity settles where RED takes a third of
+// its packets, redDropProb(q) = 1/3, with the queue (and RED's average) at that q, between
+// max_th and twice it. Dropped after the queue, RED would leave the arrivals whole and the
+// queue would fill the 200-packet buffer.
+func TestREDDropsBeforeTheQueue(t *testing.T) {
+	sc := &model.Scenario{
+		Name: "red-overload", DurationS: 30,
+		Links: []model.Link{{Name: "red", CapacityBps: 10e6, DelayS: 0.01, BufferPkts: 200, Queue: model.QueueRED}},
+		Paths: []model.Path{{Name: "p", Links: []string{"red"}}},
+		CBR:   []model.CBR{{Name: "udp", Path: "p", RateBps: 15e6, PacketBytes: 1000}},
+	}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(t.Context(), sc, Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sc.Links[0].RED
+	lo, hi := r.MaxThPkts, 2*r.MaxThPkts
+	for range 60 { // bisection: redDropProb rises with the average
+		if mid := (lo + hi) / 2; redDropProb(r, mid) < 1.0/3 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	want := (lo + hi) / 2
+	if got := res.Links[0].MeanQueuePkts; math.Abs(got/want-1) > 0.05 {
+		t.Errorf("mean queue %.2f packets, want %.2f (redDropProb 1/3) within 5%%", got, want)
+	}
+	if u := res.Links[0].Utilisation; u < 0.99 {
+		t.Errorf("utilisation %.4f, want the link busy", u)
+	}
+}
