@@ -1,10 +1,9 @@
 package fluid
 
 import (
-	"slices"
-
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/tcpfluid/tcpfluid/model"
@@ -100,8 +99,9 @@ func (s *system) sendRate(f *subflow, t float64, y []float64) {
 // propagate computes every link's arrivals and departures from the sending rates, upstream
 // links first: a stream's arrivals are its source's rate at the first link of its path and
 // its departures from the previous link after it (streams.go), less what the link's random
-// or periodic loss takes as they reach it — the packet engine's and ns-2's errormodule
-// place, before the queue, so that lost packets take none of the link's capacity.
+// or periodic loss and its RED take as they reach it — the packet engine's and ns-2's
+// errormodule and RED place, before the queue, so that lost packets take none of the
+// link's capacity nor room in its queue.
 func (s *system) propagate(t float64, y []float64) {
 	for ci := range s.cbr {
 		c := &s.cbr[ci]

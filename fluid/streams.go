@@ -17,8 +17,8 @@ type stream struct {
 	cnt        int
 	wire       float64
 	tx         float64 // a packet's transmission at the link, s (storeforward.go)
-	// offered is what reaches the link, arrive what its random or periodic loss lets in,
-	// depart what leaves it, bytes/s.
+	// offered is what reaches the link, arrive what its random or periodic loss and its
+	// RED let in, depart what leaves it, bytes/s.
 	offered, arrive, depart float64
 	paced                   bool      // its flow paces its sends (slotrace.go)
 	hints                   pastHints // where its RTT sample's look-ups in the link's past ended (queuepast.go)
