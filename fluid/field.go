@@ -38,6 +38,9 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 			// Floyd–Jacobson EWMA as a rate: the weight once per packet time at capacity,
 			// which is also how model.RED ages its average over idle time.
 			dy[o+lvREDAvg] = l.redParams.Weight * (l.capBps / l.refBytes) * (yd[o+lvQueue] - yd[o+lvREDAvg])
+			for _, st := range l.streams {
+				dy[o+lvDropped] += s.redTaken(st, li) // what RED takes of flows and CBR sources alike
+			}
 		}
 	}
 	for fi := range s.flows {
@@ -105,10 +108,7 @@ func (s *system) derivs(dst *mat.VecDense, t float64, yv mat.Vector) {
 				periodic += l.lossP * st.offered / f.wire
 			}
 			aPkts := st.arrive / f.wire
-			if taken := s.redTaken(st, li); taken > 0 {
-				red += taken / f.wire
-				dy[l.off+lvDropped] += taken // the link's count of what RED takes
-			}
+			red += s.redTaken(st, li) / f.wire
 			switch {
 			case l.racing():
 				overflow += max(st.arrive-l.raceAdmission(st), 0) / f.wire

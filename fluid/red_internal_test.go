@@ -53,7 +53,7 @@ func TestREDIntensityIsCountProcess(t *testing.T) {
 // a constant source of 1.5 times a RED link's capacity settles where RED takes a third of
 // its packets, redDropProb(q) = 1/3, with the queue (and RED's average) at that q, between
 // max_th and twice it. Dropped after the queue, RED would leave the arrivals whole and the
-// queue would fill the 200-packet buffer.
+// queue would fill the 200-packet buffer (the packet engine's mean queue: 21.09 packets).
 func TestREDDropsBeforeTheQueue(t *testing.T) {
 	sc := &model.Scenario{
 		Name: "red-overload", DurationS: 30,
@@ -83,5 +83,10 @@ func TestREDDropsBeforeTheQueue(t *testing.T) {
 	}
 	if u := res.Links[0].Utilisation; u < 0.99 {
 		t.Errorf("utilisation %.4f, want the link busy", u)
+	}
+	// What RED takes of the CBR source is the link's: 5 Mb/s of 1000-byte packets for
+	// 30 s less the queue it settles at (the packet engine: 18,731).
+	if got, want := res.Links[0].DroppedPkts, 5e6*30/8000-want; math.Abs(got/want-1) > 0.01 {
+		t.Errorf("the link dropped %.0f packets, want %.0f within 1%%", got, want)
 	}
 }
