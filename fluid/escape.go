@@ -51,11 +51,7 @@ func smoothAt(sc *model.Scenario, links []int, k int) bool {
 // its counted form, with senders that jitter. A flow that reaches a link smoothly
 // (smoothAt) then never runs in a class, as under model.DropRandom: each draws its own.
 func escapesDrawn(sc *model.Scenario, set Settings) bool {
-	jitter := set.SendJitterS
-	if jitter == 0 {
-		jitter = sc.SendJitterS // as Run defaults it
-	}
-	return !sc.DropRule.Proportional() && set.Form == FormHybridRecovery && jitter > 0
+	return !sc.DropRule.Proportional() && set.Form == FormHybridRecovery && set.jitterOf(sc) > 0
 }
 
 // newEscapeRng is subflow idx's escape draws, or nil where every reaction is a loss.

@@ -81,6 +81,15 @@ type Watch struct {
 	CwndPkts float64
 }
 
+// jitterOf is the send jitter a run of sc with set uses, s: set's, else the scenario's
+// send_jitter.
+func (set Settings) jitterOf(sc *model.Scenario) float64 {
+	if set.SendJitterS == 0 {
+		return sc.SendJitterS
+	}
+	return set.SendJitterS
+}
+
 // Run integrates a validated scenario with the hybrid fluid engine: windows and queues
 // follow ODEs between events; losses, mode switches, flow starts and link events are
 // located by the solver and applied as jumps.
@@ -96,9 +105,7 @@ func Run(ctx context.Context, sc *model.Scenario, set Settings) (*model.Result, 
 		return meanfield.RunScenario(ctx, sc, meanfield.ScenarioSettings{SampleS: set.SampleS, RelTol: set.RelTol, AbsTol: set.AbsTol, MaxSteps: set.MaxSteps})
 	}
 	set.SACK = set.SACK || sc.SACK
-	if set.SendJitterS == 0 {
-		set.SendJitterS = sc.SendJitterS
-	}
+	set.SendJitterS = set.jitterOf(sc)
 	if err := set.resolve(); err != nil {
 		return nil, err
 	}
